@@ -1,0 +1,108 @@
+// Builds the whole application. server.ts only listens; tests build the same app.
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import ajvFormats from 'ajv-formats'
+import type { Redis } from 'ioredis'
+import type { Config } from './config.js'
+import type { DatabaseHandle } from './db/database.js'
+import { errorHandler } from './http/error-handler.js'
+import { AppError, errorBody } from './http/errors.js'
+import { normalizeParams } from './http/normalize-params.js'
+import { parseQueryString } from './http/query-values.js'
+import { apiV1Routes } from './routes/api/v1/index.js'
+import { healthRoutes } from './routes/health.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+    database: DatabaseHandle
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config
+  database: DatabaseHandle
+  /** shared limiter store; when absent the limiter is per process */
+  redis?: Redis
+  /** pino options or false; tests pass a stream to capture logs */
+  logger?: boolean | Record<string, unknown>
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options
+  const app = Fastify({
+    logger:
+      options.logger ??
+      ({
+        level: config.logLevel,
+        // Keys must never reach the logs, whatever serializer a plugin uses.
+        redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
+      } as Record<string, unknown>),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: 120_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 10_000,
+    // genReqId decides: a sane incoming X-Request-Id is kept, anything else replaced.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID()
+    },
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: {
+      // Values arrive already typed by normalizeParams; Ajv checks, it does not guess.
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false },
+      plugins: [ajvFormats as unknown as never],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.decorate('config', config)
+  app.decorate('database', database)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id)
+  })
+
+  // Query and path values are typed and checked against the route's schema here, with
+  // messages that say what to send, before Ajv validates the result.
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema
+    if (!schema) return
+    if (schema.querystring) {
+      request.query = normalizeParams((request.query ?? {}) as Record<string, unknown>, schema.querystring as never, 'query')
+    }
+    if (schema.params) request.params = normalizeParams(request.params as Record<string, unknown>, schema.params as never, 'path')
+  })
+
+  app.setErrorHandler(errorHandler)
+  app.setNotFoundHandler((request, reply) => {
+    const error = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`)
+    reply.status(404).send(errorBody(error, request.id))
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Beacon API',
+        version: '1.0.0',
+        description: 'AI brand visibility analytics: how brands appear in answers from AI providers and AI overviews.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A Beacon API key: bvk_…' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  await app.register(healthRoutes)
+  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis })
+  return app
+}

@@ -1,0 +1,53 @@
+import type { Command } from 'commander'
+import { loadConfig } from '../../config.js'
+import { closeOnSignals, startServer } from '../../server.js'
+import { withDatabase } from '../context.js'
+import { migrateToLatest } from '../../db/migrate.js'
+import { createOutput, UsageError } from '../output.js'
+
+export interface ServeOptions {
+  port?: string
+  host?: string
+  demo?: boolean
+  json?: boolean
+}
+
+export function registerServeCommands(program: Command, hooks: { seedDemo?: (database: import('../../db/database.js').DatabaseHandle, out: ReturnType<typeof createOutput>, url: () => string) => Promise<() => void> } = {}): void {
+  program
+    .command('serve')
+    .description('run the HTTP service (migrates the database first)')
+    .option('--port <port>', 'port to listen on (default: PORT or 3000)')
+    .option('--host <host>', 'interface to bind (default: HOST or 127.0.0.1)')
+    .option('--demo', 'create or refresh the demo workspace and print a key to try')
+    .option('--json', 'machine-readable start-up line')
+    .action(async (options: ServeOptions) => {
+      const out = createOutput(Boolean(options.json))
+      const config = loadConfig()
+      if (options.port !== undefined) {
+        if (!/^\d+$/.test(options.port) || Number(options.port) > 65535) throw new UsageError('--port must be a number from 0 to 65535')
+        config.port = Number(options.port)
+      }
+      if (options.host !== undefined) config.host = options.host
+      let announceDemo: (() => void) | undefined
+      let serverUrl = ''
+      const server = await startServer(config, {
+        beforeListen: async (database) => {
+          if (options.demo && hooks.seedDemo) announceDemo = await hooks.seedDemo(database, out, () => serverUrl)
+        },
+      })
+      serverUrl = server.url
+      closeOnSignals(server, out.info)
+      out.result({ url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite' }, `Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`)
+      announceDemo?.()
+    })
+
+  program
+    .command('migrate')
+    .description('apply database migrations and exit')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const report = await withDatabase(async (database) => migrateToLatest(database.db), { migrate: false })
+      out.result(report, report.applied.length ? [`Applied ${report.applied.length} migration(s):`, ...report.applied.map((m) => `  ${m}`)] : 'Database is up to date')
+    })
+}

@@ -1,0 +1,46 @@
+// The `beacon` command. Exit codes: 0 ok, 1 failed while running, 2 bad arguments.
+import { Command, CommanderError } from 'commander'
+import { ConfigError } from '../config.js'
+import { registerKeyCommands } from './commands/key.js'
+import { registerServeCommands } from './commands/serve.js'
+import { registerWorkspaceCommands } from './commands/workspace.js'
+import { exitCodeFor, UsageError } from './output.js'
+
+export function buildProgram(): Command {
+  const program = new Command()
+  program
+    .name('beacon')
+    .description('Beacon: self-hostable AI brand visibility analytics')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+  registerServeCommands(program)
+  registerWorkspaceCommands(program)
+  registerKeyCommands(program)
+  // Subcommands inherit exitOverride so argument errors reach our handler (exit 2).
+  const override = (command: Command) => {
+    command.exitOverride()
+    command.commands.forEach(override)
+  }
+  override(program)
+  return program
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' })
+    return 0
+  } catch (error) {
+    if (error instanceof CommanderError) return exitCodeFor(error)
+    const message = error instanceof Error ? error.message : String(error)
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`beacon: ${message}\n`)
+      return 2
+    }
+    process.stderr.write(`beacon: ${message}\n`)
+    return 1
+  }
+}
+
+const code = await runCli(process.argv.slice(2))
+// `serve` keeps running; every other command ends here.
+if (code !== 0 || !process.argv.slice(2).includes('serve')) process.exitCode = code

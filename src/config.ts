@@ -1,0 +1,54 @@
+// One typed configuration, read from the environment once. Every knob has a default
+// so `npm start` works on a fresh machine; bad values fail fast with a message that
+// says which variable to fix.
+
+export interface Config {
+  host: string
+  port: number
+  /** undefined = embedded PGlite on disk; 'memory://' = in-memory PGlite; postgres://… = server */
+  databaseUrl: string | undefined
+  dataDir: string
+  redisUrl: string | undefined
+  logLevel: string
+  /** analytics requests per key per minute */
+  rateLimitPerMinute: number
+  /** export file downloads per workspace per rolling hour */
+  exportQuotaPerHour: number
+  /** export downloads generated at once on this instance */
+  exportConcurrency: number
+  /** largest accepted request body, bytes */
+  bodyLimitBytes: number
+  /** Postgres connection pool size */
+  databasePoolSize: number
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`)
+  const value = Number(raw.trim())
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined
+  if (databaseUrl && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// (a PostgreSQL server) or be memory:// (in-memory PGlite); leave it unset for the embedded database')
+  }
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl,
+    dataDir: env.BEACON_DATA_DIR?.trim() || './data',
+    redisUrl: env.REDIS_URL?.trim() || undefined,
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    exportQuotaPerHour: integer(env, 'EXPORT_QUOTA_PER_HOUR', 10, 1, 100_000),
+    exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_MB', 10, 1, 1024) * 1024 * 1024,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+  }
+}

@@ -1,0 +1,36 @@
+import { Kysely } from 'kysely'
+import type { Config } from '../config.js'
+import { connect, type Backend, type Connection } from './dialect.js'
+import type { Database } from './schema.js'
+
+export type DB = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: DB
+  backend: Backend
+  connection: Connection
+  close(): Promise<void>
+}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, options: { searchPath?: string } = {}): Promise<DatabaseHandle> {
+  const connection = await connect({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    searchPath: options.searchPath,
+  })
+  const db = new Kysely<Database>({ dialect: connection.dialect })
+  let closed = false
+  return {
+    db,
+    backend: connection.backend,
+    connection,
+    async close() {
+      if (closed) return
+      closed = true
+      // Kysely's destroy ends the pool / closes PGlite through the driver.
+      await db.destroy()
+      connection.afterDestroy()
+    },
+  }
+}

@@ -1,0 +1,119 @@
+// The only place where PGlite and a PostgreSQL server differ. Everything above this file
+// speaks one PostgreSQL dialect; here we only decide how to connect and make both
+// drivers return the same JavaScript types.
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import { PostgresDialect, type Dialect } from 'kysely'
+import pg from 'pg'
+
+export type Backend = 'pglite' | 'postgres'
+
+// OIDs of the types whose default JS mapping differs between drivers.
+const INT8 = 20
+const NUMERIC = 1700
+const DATE = 1082
+
+// Counts (int8) and averages (numeric) come back as numbers; dates stay 'YYYY-MM-DD'
+// strings so no local time zone ever shifts a day.
+const toNumber = (value: string) => (value === null ? null : Number(value))
+const keepString = (value: string) => value
+
+let pgTypesConfigured = false
+function configurePgTypes(): void {
+  if (pgTypesConfigured) return
+  pg.types.setTypeParser(INT8, toNumber)
+  pg.types.setTypeParser(NUMERIC, toNumber)
+  pg.types.setTypeParser(DATE, keepString)
+  pgTypesConfigured = true
+}
+
+export interface Connection {
+  backend: Backend
+  dialect: Dialect
+  /** the pg pool, when on a server: exports use it for cursors */
+  pool?: pg.Pool
+  /** the embedded database, when on PGlite */
+  pglite?: PGlite
+  /** what to release after Kysely's destroy has closed the pool or PGlite */
+  afterDestroy(): void
+}
+
+export async function connect(options: { databaseUrl: string | undefined; dataDir: string; poolSize: number; searchPath?: string }): Promise<Connection> {
+  const { databaseUrl } = options
+  if (databaseUrl && databaseUrl.startsWith('postgres')) {
+    configurePgTypes()
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: options.poolSize,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+    })
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on('error', () => {})
+    return { backend: 'postgres', dialect: new PostgresDialect({ pool }), pool, afterDestroy: () => {} }
+  }
+  const parsers = {
+    [INT8]: toNumber,
+    [NUMERIC]: toNumber,
+    [DATE]: keepString,
+  }
+  if (databaseUrl === 'memory://') {
+    const pglite = await PGlite.create({ parsers })
+    return { backend: 'pglite', dialect: new PGliteDialect(pglite), pglite, afterDestroy: () => {} }
+  }
+  mkdirSync(options.dataDir, { recursive: true })
+  const release = lockDataDir(options.dataDir)
+  try {
+    const pglite = await PGlite.create({ dataDir: options.dataDir, parsers })
+    const dialect = new PGliteDialect(pglite)
+    // The lock goes with close(), or with the process if it never gets there.
+    process.once('exit', release)
+    return { backend: 'pglite', dialect, pglite, afterDestroy: release }
+  } catch (error) {
+    release()
+    throw error
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory would
+ * corrupt it. A pid lock file turns that into a clear error.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const path = join(dataDir, 'beacon.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx')
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        rmSync(path, { force: true })
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const pid = Number(readFileSync(path, 'utf8').trim())
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${pid} (probably "beacon serve"). Stop it first, or point both at a PostgreSQL server with DATABASE_URL.`,
+        )
+      }
+      rmSync(path, { force: true }) // stale lock of a process that is gone
+    }
+  }
+  throw new Error(`could not lock ${path}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

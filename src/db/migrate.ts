@@ -1,0 +1,28 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import * as initialSchema from './migrations/0001-initial-schema.js'
+
+// Migrations are imported, not read from disk, so they work the same from source and
+// from a bundle. Add new ones to this list in order; names sort lexically.
+const migrations: Record<string, Migration> = {
+  '0001-initial-schema': initialSchema,
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations
+  }
+}
+
+export interface MigrationReport {
+  applied: string[]
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) }
+}

@@ -1,0 +1,47 @@
+import { invalidParameter } from './errors.js'
+
+export interface DateRange {
+  /** first day, YYYY-MM-DD */
+  start: string
+  /** last day included, YYYY-MM-DD */
+  end: string
+}
+
+export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10)
+
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
+}
+
+export function daysBetween(start: string, end: string): number {
+  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000)
+}
+
+/**
+ * Spec defaults: end = today, start = 30 days before the end. Inclusive on both ends
+ * (DESIGN §2); a start after the end is the caller's mistake, not an empty result.
+ */
+export function resolveDateRange(
+  input: { start?: string; end?: string },
+  names: { start: string; end: string } = { start: 'start_date', end: 'end_date' },
+  now: Date = new Date(),
+): DateRange {
+  const end = input.end ?? todayUtc(now)
+  const start = input.start ?? addDays(end, -30)
+  if (start > end) throw invalidParameter(names.start, `${names.start} (${start}) must not be after ${names.end} (${end})`)
+  return { start, end }
+}
+
+/** Half-open timestamp bounds for SQL: [start 00:00Z, end+1 00:00Z). */
+export function rangeBounds(range: DateRange): { from: Date; to: Date } {
+  return { from: new Date(`${range.start}T00:00:00Z`), to: new Date(`${addDays(range.end, 1)}T00:00:00Z`) }
+}
+
+/** Every day of the range, in order. */
+export function eachDay(range: DateRange): string[] {
+  const days: string[] = []
+  for (let day = range.start; day <= range.end; day = addDays(day, 1)) days.push(day)
+  return days
+}

@@ -1,0 +1,95 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, errorBody, type ErrorCode } from './errors.js'
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'invalid_parameter',
+  401: 'invalid_api_key',
+  403: 'insufficient_scope',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+}
+
+// Ajv's instancePath (`/responses/3/provider`) becomes `responses[3].provider`.
+function paramFromValidation(error: FastifyError): string | undefined {
+  const first = error.validation?.[0]
+  if (!first) return undefined
+  const path = first.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('')
+  const missing = (first.params as { missingProperty?: string; additionalProperty?: string } | undefined) ?? {}
+  const leaf = missing.missingProperty ?? missing.additionalProperty
+  if (leaf) return path ? `${path}.${leaf}` : leaf
+  return path || undefined
+}
+
+function validationMessage(error: FastifyError, param: string | undefined): string {
+  const first = error.validation?.[0]
+  if (!first) return error.message
+  const params = first.params as Record<string, unknown>
+  const where = param ?? error.validationContext ?? 'request'
+  switch (first.keyword) {
+    case 'required':
+      return `${where} is required`
+    case 'additionalProperties':
+      return `${where} is not a known field; remove it`
+    case 'type':
+      return `${where} must be of type ${String(params.type)}`
+    case 'enum':
+      return `${where} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`
+    default:
+      return `${where} ${first.message ?? 'is invalid'}`
+  }
+}
+
+/** Converts anything thrown into the envelope; 5xx bodies never carry internals. */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation) {
+    const param = paramFromValidation(fastifyError)
+    const code = fastifyError.validation[0]?.keyword === 'required' ? 'missing_parameter' : 'invalid_parameter'
+    return new AppError(400, code, validationMessage(fastifyError, param), { param })
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'The request body is too large; send at most 1,000 items and 10 MB per request')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, 'invalid_parameter', 'The request body is empty; send a JSON object')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(400, 'invalid_parameter', 'The request body is not valid JSON')
+  }
+  const status = fastifyError.statusCode
+  if (status && status >= 400 && status < 500) {
+    const message = status === 400 && error instanceof SyntaxError ? 'The request body is not valid JSON' : fastifyError.message
+    return new AppError(status, STATUS_CODES[status] ?? 'invalid_parameter', message)
+  }
+  if (status === 503) return new AppError(503, 'service_unavailable', 'The service is temporarily unavailable; retry shortly', { headers: { 'Retry-After': 5 } })
+  return new AppError(500, 'internal_error', 'Something went wrong on our side; the request id identifies it in our logs')
+}
+
+// The database is unreachable or refusing connections: a retryable 503, not a 500.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003', '53300'])
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined
+  if (!e) return false
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true
+  return typeof e.message === 'string' && /(timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED)/i.test(e.message)
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  let appError = toAppError(error)
+  if (appError.statusCode === 500 && isDatabaseUnavailable(error)) {
+    appError = new AppError(503, 'service_unavailable', 'The database is unavailable; retry shortly', { headers: { 'Retry-After': 5 } })
+  }
+  if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  else request.log.info({ code: appError.code, status: appError.statusCode }, appError.message)
+  for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value)
+  reply.status(appError.statusCode).type('application/json; charset=utf-8').send(errorBody(appError, request.id))
+}

@@ -1,0 +1,27 @@
+// The /api/v1 subtree: authentication and the per-key limiter are applied here once,
+// for every route below; routes only declare what access they need (config.access).
+import type { FastifyInstance } from 'fastify'
+import rateLimit from '@fastify/rate-limit'
+import type { Redis } from 'ioredis'
+import { createAuthHook } from '../../../auth/authenticate.js'
+import { AppError } from '../../../http/errors.js'
+import { filtersRoutes } from './filters/index.js'
+
+export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis }): Promise<void> {
+  app.addHook('onRequest', createAuthHook(app.database.db))
+
+  await app.register(rateLimit, {
+    max: app.config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    keyGenerator: (request) => request.auth?.keyId ?? request.ip,
+    redis: options.redis,
+    nameSpace: 'beacon-rl-',
+    // A shared store that fails must not take analytics down with it.
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'rate_limited', `Too many requests for this API key: the limit is ${context.max} per minute; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  })
+
+  await app.register(filtersRoutes)
+}

@@ -1,0 +1,53 @@
+// Starts the service: open the database, migrate, build the app, listen, and shut down
+// cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the database).
+import { Redis } from 'ioredis'
+import { buildApp } from './app.js'
+import type { Config } from './config.js'
+import { openDatabase } from './db/database.js'
+import { migrateToLatest } from './db/migrate.js'
+
+export interface StartedServer {
+  url: string
+  close(): Promise<void>
+}
+
+export async function startServer(config: Config, hooks: { beforeListen?: (db: import('./db/database.js').DatabaseHandle) => Promise<void> } = {}): Promise<StartedServer> {
+  const database = await openDatabase(config)
+  await migrateToLatest(database.db)
+  if (hooks.beforeListen) await hooks.beforeListen(database)
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    : undefined
+  redis?.on('error', () => {})
+  const app = await buildApp({ config, database, redis })
+  const url = await app.listen({ host: config.host, port: config.port })
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close()
+      redis?.disconnect()
+      await database.close()
+    })())
+  return { url, close }
+}
+
+export function closeOnSignals(server: StartedServer, log: (message: string) => void = console.error): void {
+  let signalled = false
+  const onSignal = (signal: string) => {
+    if (signalled) {
+      log(`${signal} again: exiting now`)
+      process.exit(1)
+    }
+    signalled = true
+    log(`${signal} received: finishing in-flight requests, then closing`)
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => onSignal('SIGTERM'))
+  process.on('SIGINT', () => onSignal('SIGINT'))
+}
