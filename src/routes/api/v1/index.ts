@@ -5,7 +5,10 @@ import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import { createAuthHook } from '../../../auth/authenticate.js'
 import { AppError } from '../../../http/errors.js'
+import { brandsRoutes } from './brands/index.js'
 import { filtersRoutes } from './filters/index.js'
+import { ingestRoutes } from './ingest/index.js'
+import { promptsRoutes } from './prompts/index.js'
 
 export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis }): Promise<void> {
   app.addHook('onRequest', createAuthHook(app.database.db))
@@ -24,4 +27,7 @@ export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis
   })
 
   await app.register(filtersRoutes)
+  await app.register(brandsRoutes)
+  await app.register(promptsRoutes)
+  await app.register(ingestRoutes)
 }

@@ -1,0 +1,90 @@
+// The write path for AI-overview observations: same rules as responses (all-or-nothing,
+// idempotent by external_id, one transaction); brands are found in overview_text.
+import type { DB } from '../db/database.js'
+import type { Insertable } from 'kysely'
+import type { Database } from '../db/schema.js'
+import { newId } from '../db/ids.js'
+import { findAioAppearances, type BrandMatcher } from '../analysis/index.js'
+import { loadBrandMatcher } from './brand-terms.js'
+import { batchError, type IngestResult } from './ingest-responses.js'
+import { insertInChunks } from './insert-chunks.js'
+import { validateAioItems, type AioItem, type ItemProblem } from './validate-items.js'
+
+export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
+  const { items, problems } = validateAioItems(rawItems, options.now)
+  if (problems.length) throw batchError(problems, 'observations')
+  if (items.length === 0) return { accepted: 0, duplicates: 0 }
+
+  return db.transaction().execute(async (trx) => {
+    const promptIds = [...new Set(items.map((i) => i.prompt_id))]
+    const known = new Set(
+      (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),
+    )
+    const referenceProblems: ItemProblem[] = []
+    items.forEach((item, index) => {
+      if (!known.has(item.prompt_id)) referenceProblems.push({ index, field: 'prompt_id', message: `no prompt ${item.prompt_id} in this workspace` })
+    })
+    if (referenceProblems.length) throw batchError(referenceProblems, 'observations')
+
+    const externalIds = [...new Set(items.map((i) => i.external_id).filter((id): id is string => typeof id === 'string'))]
+    const stored = new Set(
+      externalIds.length
+        ? (
+            await trx
+              .selectFrom('aio_observation')
+              .select('external_id')
+              .where('workspace_id', '=', workspaceId)
+              .where('external_id', 'in', externalIds)
+              .execute()
+          ).map((r) => r.external_id as string)
+        : [],
+    )
+    const fresh: AioItem[] = []
+    for (const item of items) {
+      if (item.external_id) {
+        if (stored.has(item.external_id)) continue
+        stored.add(item.external_id)
+      }
+      fresh.push(item)
+    }
+
+    const matcher = options.matcher ?? (await loadBrandMatcher(trx, workspaceId))
+    const observations: Insertable<Database['aio_observation']>[] = []
+    const appearances: Insertable<Database['aio_appearance']>[] = []
+    for (const item of fresh) {
+      const id = newId()
+      const observedAt = new Date(item.observed_at)
+      const text = item.has_aio ? (item.overview_text ?? null) : null
+      observations.push({
+        workspace_id: workspaceId,
+        id,
+        prompt_id: item.prompt_id,
+        observed_at: observedAt,
+        has_aio: item.has_aio,
+        overview_text: text,
+        external_id: item.external_id ?? null,
+      })
+      if (text) {
+        for (const a of findAioAppearances(text, matcher)) {
+          appearances.push({ workspace_id: workspaceId, observation_id: id, brand_id: a.brandId, prompt_id: item.prompt_id, observed_at: observedAt, position: a.position })
+        }
+      }
+    }
+    const inserted = new Set<string>()
+    await insertInChunks(observations, 1000, async (chunk) => {
+      const rows = await trx
+        .insertInto('aio_observation')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['workspace_id', 'external_id']).where('external_id', 'is not', null).doNothing())
+        .returning('id')
+        .execute()
+      for (const row of rows) inserted.add(row.id)
+    })
+    await insertInChunks(
+      appearances.filter((a) => inserted.has(a.observation_id)),
+      2000,
+      (chunk) => trx.insertInto('aio_appearance').values(chunk).execute(),
+    )
+    return { accepted: inserted.size, duplicates: items.length - inserted.size }
+  })
+}

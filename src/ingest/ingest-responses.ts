@@ -1,0 +1,132 @@
+// The write path for AI responses: validate the whole batch, analyse each new response,
+// and store responses, mentions and citations in one transaction (DESIGN §9).
+import type { DB } from '../db/database.js'
+import type { Insertable, Transaction } from 'kysely'
+import type { Database } from '../db/schema.js'
+import { newId } from '../db/ids.js'
+import { analyzeResponse, type BrandMatcher } from '../analysis/index.js'
+import { AppError } from '../http/errors.js'
+import { loadBrandMatcher } from './brand-terms.js'
+import { describeProblems, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
+import { insertInChunks } from './insert-chunks.js'
+
+export interface IngestResult {
+  accepted: number
+  duplicates: number
+}
+
+/** 400 with every bad item listed; nothing stored. */
+export function batchError(problems: ItemProblem[], listName: string): AppError {
+  return new AppError(400, 'invalid_parameter', describeProblems(problems, listName), {
+    param: listName,
+    details: problems.map((p) => ({ index: p.index, field: p.field, message: p.message })),
+  })
+}
+
+/** Checks that need the database: prompts of this workspace, model ↔ provider consistency. */
+async function checkReferences(trx: Transaction<Database>, workspaceId: string, items: ResponseItem[], problems: ItemProblem[]): Promise<void> {
+  const promptIds = [...new Set(items.map((i) => i.prompt_id))]
+  const known = new Set(
+    (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),
+  )
+  const models = [...new Set(items.map((i) => i.model))]
+  const modelProviders = new Map(
+    (await trx.selectFrom('model').select(['id', 'provider']).where('workspace_id', '=', workspaceId).where('id', 'in', models).execute()).map((r) => [r.id, r.provider]),
+  )
+  items.forEach((item, index) => {
+    if (!known.has(item.prompt_id)) problems.push({ index, field: 'prompt_id', message: `no prompt ${item.prompt_id} in this workspace; create it with POST /api/v1/prompts` })
+    const provider = modelProviders.get(item.model)
+    if (provider && provider !== item.provider) {
+      problems.push({ index, field: 'model', message: `model "${item.model}" belongs to provider ${provider}, not ${item.provider}` })
+    } else if (!provider) {
+      modelProviders.set(item.model, item.provider) // first sight within this batch decides
+    }
+  })
+}
+
+export async function ingestResponses(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
+  const { items, problems } = validateResponseItems(rawItems, options.now)
+  if (problems.length) throw batchError(problems, 'responses')
+  if (items.length === 0) return { accepted: 0, duplicates: 0 }
+
+  return db.transaction().execute(async (trx) => {
+    const referenceProblems: ItemProblem[] = []
+    await checkReferences(trx, workspaceId, items, referenceProblems)
+    if (referenceProblems.length) throw batchError(referenceProblems, 'responses')
+
+    // Duplicates: already stored, or repeated earlier in this batch. Retries are safe.
+    const externalIds = [...new Set(items.map((i) => i.external_id).filter((id): id is string => typeof id === 'string'))]
+    const stored = new Set(
+      externalIds.length
+        ? (
+            await trx.selectFrom('response').select('external_id').where('workspace_id', '=', workspaceId).where('external_id', 'in', externalIds).execute()
+          ).map((r) => r.external_id as string)
+        : [],
+    )
+    const fresh: ResponseItem[] = []
+    for (const item of items) {
+      if (item.external_id) {
+        if (stored.has(item.external_id)) continue
+        stored.add(item.external_id)
+      }
+      fresh.push(item)
+    }
+
+    const newModels = [...new Map(fresh.map((i) => [i.model, i.provider])).entries()]
+    if (newModels.length) {
+      await trx
+        .insertInto('model')
+        .values(newModels.map(([id, provider]) => ({ workspace_id: workspaceId, id, provider, name: id })))
+        .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
+        .execute()
+    }
+
+    const matcher = options.matcher ?? (await loadBrandMatcher(trx, workspaceId))
+    const responses: Insertable<Database['response']>[] = []
+    const mentions: Insertable<Database['mention']>[] = []
+    const citations: Insertable<Database['citation']>[] = []
+    for (const item of fresh) {
+      const id = newId()
+      const createdAt = new Date(item.created_at)
+      const analysis = analyzeResponse({ content: item.content, citations: item.citations ?? [] }, matcher)
+      responses.push({
+        workspace_id: workspaceId,
+        id,
+        prompt_id: item.prompt_id,
+        provider: item.provider,
+        model: item.model,
+        content: item.content,
+        created_at: createdAt,
+        external_id: item.external_id ?? null,
+        sentiment: analysis.sentiment,
+      })
+      const facts = { workspace_id: workspaceId, response_id: id, prompt_id: item.prompt_id, provider: item.provider, model: item.model, created_at: createdAt }
+      for (const m of analysis.mentions) mentions.push({ ...facts, brand_id: m.brandId, occurrences: m.occurrences, position: m.position, sentiment: m.sentiment })
+      for (const c of analysis.citations) citations.push({ ...facts, url: c.url, domain: c.domain, title: c.title })
+    }
+
+    // A concurrent batch with the same external ids may commit first; the unique index
+    // decides, and only rows this transaction inserted get facts.
+    const inserted = new Set<string>()
+    await insertInChunks(responses, 1000, async (chunk) => {
+      const rows = await trx
+        .insertInto('response')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['workspace_id', 'external_id']).where('external_id', 'is not', null).doNothing())
+        .returning('id')
+        .execute()
+      for (const row of rows) inserted.add(row.id)
+    })
+    await insertInChunks(
+      mentions.filter((m) => inserted.has(m.response_id)),
+      2000,
+      (chunk) => trx.insertInto('mention').values(chunk).execute(),
+    )
+    await insertInChunks(
+      citations.filter((c) => inserted.has(c.response_id)),
+      2000,
+      (chunk) => trx.insertInto('citation').values(chunk).execute(),
+    )
+    return { accepted: inserted.size, duplicates: items.length - inserted.size }
+  })
+}

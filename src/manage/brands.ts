@@ -1,0 +1,114 @@
+// Brand writes (scope manage:workspace). Any change re-analyses the workspace's history,
+// because mentions and positions depend on the whole brand list.
+import type { DB } from '../db/database.js'
+import type { DiscoveryStatus } from '../db/schema.js'
+import { newId } from '../db/ids.js'
+import { AppError, invalidParameter, notFound } from '../http/errors.js'
+import { reanalyzeWorkspace, type ReanalysisProgress } from '../ingest/reanalyze.js'
+import { cleanList } from './clean-list.js'
+
+export interface BrandInput {
+  name?: string
+  domain?: string | null
+  aliases?: string[]
+  icon_url?: string | null
+  is_primary?: boolean
+  is_active?: boolean
+  discovery_status?: DiscoveryStatus
+}
+
+export const brandColumns = ['id', 'name', 'domain', 'aliases', 'icon_url', 'is_primary', 'is_active', 'discovery_status', 'created_at', 'updated_at'] as const
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/
+
+export function normalizeDomain(raw: string): string {
+  let host = raw.trim().toLowerCase()
+  if (host.endsWith('.')) host = host.slice(0, -1)
+  if (!HOSTNAME.test(host)) {
+    throw invalidParameter('domain', `domain must be a hostname such as "acme.com" (no scheme, path or port); got "${raw.slice(0, 80)}"`)
+  }
+  return host
+}
+
+function checkIconUrl(raw: string): string {
+  try {
+    const url = new URL(raw)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString()
+  } catch {
+    // fall through
+  }
+  throw invalidParameter('icon_url', 'icon_url must be an absolute http(s) URL')
+}
+
+function clean(input: BrandInput): BrandInput {
+  const out: BrandInput = { ...input }
+  if (input.name !== undefined) {
+    out.name = input.name.trim()
+    if (!out.name) throw invalidParameter('name', 'name must not be empty')
+  }
+  if (input.domain !== undefined) out.domain = input.domain === null || input.domain.trim() === '' ? null : normalizeDomain(input.domain)
+  if (input.aliases !== undefined) out.aliases = cleanList(input.aliases)
+  if (input.icon_url !== undefined) out.icon_url = input.icon_url === null || input.icon_url.trim() === '' ? null : checkIconUrl(input.icon_url.trim())
+  return out
+}
+
+async function checkConflicts(db: DB, workspaceId: string, brandId: string | undefined, input: BrandInput): Promise<void> {
+  if (input.name !== undefined) {
+    const clash = await db
+      .selectFrom('brand')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', input.name!.toLowerCase()))
+      .executeTakeFirst()
+    if (clash && clash.id !== brandId) throw invalidParameter('name', `A brand named "${input.name}" already exists in this workspace; brand names are unique`)
+  }
+  if (input.is_primary) {
+    const primary = await db.selectFrom('brand').select(['id', 'name']).where('workspace_id', '=', workspaceId).where('is_primary', '=', true).executeTakeFirst()
+    if (primary && primary.id !== brandId) {
+      throw invalidParameter('is_primary', `"${primary.name}" is already the primary brand; set its is_primary to false first (one primary brand per workspace)`)
+    }
+  }
+}
+
+export async function createBrand(db: DB, workspaceId: string, raw: BrandInput) {
+  const input = clean(raw)
+  if (!input.name) throw new AppError(400, 'missing_parameter', 'name is required', { param: 'name' })
+  await checkConflicts(db, workspaceId, undefined, input)
+  const brand = await db
+    .insertInto('brand')
+    .values({
+      workspace_id: workspaceId,
+      id: newId(),
+      name: input.name,
+      domain: input.domain ?? null,
+      aliases: input.aliases ?? [],
+      icon_url: input.icon_url ?? null,
+      is_primary: input.is_primary ?? false,
+      is_active: input.is_active ?? true,
+      discovery_status: input.discovery_status ?? 'confirmed',
+    })
+    .returning(brandColumns)
+    .executeTakeFirstOrThrow()
+  const reanalysis = await reanalyzeWorkspace(db, workspaceId)
+  return { brand, reanalysis }
+}
+
+export async function updateBrand(db: DB, workspaceId: string, brandId: string, raw: BrandInput): Promise<{ brand: Awaited<ReturnType<typeof createBrand>>['brand']; reanalysis: ReanalysisProgress | null }> {
+  const input = clean(raw)
+  const existing = await db.selectFrom('brand').select(brandColumns).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst()
+  if (!existing) throw notFound('Brand')
+  await checkConflicts(db, workspaceId, brandId, input)
+  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+  if (Object.keys(changes).length === 0) return { brand: existing, reanalysis: null }
+  const brand = await db
+    .updateTable('brand')
+    .set({ ...changes, updated_at: new Date() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', brandId)
+    .returning(brandColumns)
+    .executeTakeFirstOrThrow()
+  // Only what matching sees needs a new analysis.
+  const affectsAnalysis = ['name', 'aliases', 'domain', 'is_active'].some((field) => field in changes)
+  const reanalysis = affectsAnalysis ? await reanalyzeWorkspace(db, workspaceId) : null
+  return { brand, reanalysis }
+}

@@ -1,0 +1,44 @@
+import type { DB } from '../db/database.js'
+import { newId } from '../db/ids.js'
+import { AppError, invalidParameter, notFound } from '../http/errors.js'
+import { cleanList } from './clean-list.js'
+
+export interface PromptInput {
+  text?: string
+  tags?: string[]
+  is_active?: boolean
+}
+
+export const promptColumns = ['id', 'text', 'tags', 'is_active', 'created_at', 'updated_at'] as const
+
+function clean(input: PromptInput): PromptInput {
+  const out: PromptInput = { ...input }
+  if (input.text !== undefined) {
+    out.text = input.text.trim()
+    if (!out.text) throw invalidParameter('text', 'text must not be empty')
+  }
+  if (input.tags !== undefined) out.tags = cleanList(input.tags)
+  return out
+}
+
+export async function createPrompt(db: DB, workspaceId: string, raw: PromptInput) {
+  const input = clean(raw)
+  if (!input.text) throw new AppError(400, 'missing_parameter', 'text is required', { param: 'text' })
+  return db
+    .insertInto('prompt')
+    .values({ workspace_id: workspaceId, id: newId(), text: input.text, tags: input.tags ?? [], is_active: input.is_active ?? true })
+    .returning(promptColumns)
+    .executeTakeFirstOrThrow()
+}
+
+export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput) {
+  const input = clean(raw)
+  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+  const query =
+    Object.keys(changes).length === 0
+      ? db.selectFrom('prompt').select(promptColumns).where('workspace_id', '=', workspaceId).where('id', '=', promptId)
+      : db.updateTable('prompt').set({ ...changes, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('id', '=', promptId).returning(promptColumns)
+  const prompt = await query.executeTakeFirst()
+  if (!prompt) throw notFound('Prompt')
+  return prompt
+}

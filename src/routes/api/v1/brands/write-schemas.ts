@@ -1,0 +1,77 @@
+import { Type } from 'typebox'
+import { Envelope, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
+
+const brandFields = {
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique in the workspace (case-insensitive)' }),
+  domain: Type.Union([Type.String({ maxLength: 253, description: 'Hostname such as acme.com; also matched as a term' }), Type.Null()]),
+  aliases: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50, description: 'Other names to match; trimmed and de-duplicated' }),
+  icon_url: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+  is_primary: Type.Boolean({ description: "The workspace's own brand; at most one" }),
+  is_active: Type.Boolean(),
+  discovery_status: Type.Enum(['confirmed', 'suggested', 'rejected']),
+}
+
+export const ManagedBrand = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    domain: Type.Union([Type.String(), Type.Null()]),
+    aliases: Type.Array(Type.String()),
+    icon_url: Type.Union([Type.String(), Type.Null()]),
+    is_primary: Type.Boolean(),
+    is_active: Type.Boolean(),
+    discovery_status: Type.String(),
+    created_at: IsoDateTime,
+    updated_at: IsoDateTime,
+  },
+  { additionalProperties: false },
+)
+
+const access = { scopes: ['manage:workspace' as const] }
+
+export const createBrandRoute = {
+  config: { access },
+  schema: {
+    summary: 'Create a brand',
+    description: "Adds a brand (your own or a competitor) and re-analyses the workspace's stored responses so history includes it. Scope manage:workspace.",
+    tags: ['management'],
+    querystring: Type.Object({}, { additionalProperties: false }),
+    body: Type.Object(
+      {
+        name: brandFields.name,
+        domain: Type.Optional(brandFields.domain),
+        aliases: Type.Optional(brandFields.aliases),
+        icon_url: Type.Optional(brandFields.icon_url),
+        is_primary: Type.Optional(brandFields.is_primary),
+        is_active: Type.Optional(brandFields.is_active),
+        discovery_status: Type.Optional(brandFields.discovery_status),
+      },
+      { additionalProperties: false },
+    ),
+    response: Responses(Envelope(ManagedBrand, { message: true }), 201),
+  },
+}
+
+export const updateBrandRoute = {
+  config: { access },
+  schema: {
+    summary: 'Update a brand',
+    description: 'Changes only the fields sent. A change to name, aliases, domain or is_active re-analyses stored responses. Scope manage:workspace.',
+    tags: ['management'],
+    params: Type.Object({ brand_id: UuidParam('Brand id') }),
+    querystring: Type.Object({}, { additionalProperties: false }),
+    body: Type.Object(
+      {
+        name: Type.Optional(brandFields.name),
+        domain: Type.Optional(brandFields.domain),
+        aliases: Type.Optional(brandFields.aliases),
+        icon_url: Type.Optional(brandFields.icon_url),
+        is_primary: Type.Optional(brandFields.is_primary),
+        is_active: Type.Optional(brandFields.is_active),
+        discovery_status: Type.Optional(brandFields.discovery_status),
+      },
+      { additionalProperties: false },
+    ),
+    response: Responses(Envelope(ManagedBrand, { message: true })),
+  },
+}
