@@ -1,6 +1,7 @@
 // The `beacon` command. Exit codes: 0 ok, 1 failed while running, 2 bad arguments.
 import { Command, CommanderError } from 'commander'
 import { ConfigError } from '../config.js'
+import { demoLines, registerDataCommands, runDemoSeed } from './commands/data.js'
 import { registerKeyCommands } from './commands/key.js'
 import { registerServeCommands } from './commands/serve.js'
 import { registerWorkspaceCommands } from './commands/workspace.js'
@@ -13,9 +14,15 @@ export function buildProgram(): Command {
     .description('Beacon: self-hostable AI brand visibility analytics')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-  registerServeCommands(program)
+  registerServeCommands(program, {
+    seedDemo: async (database, out) => {
+      const result = await runDemoSeed(database.db, out)
+      return { value: result, lines: (url) => demoLines(result, url) }
+    },
+  })
   registerWorkspaceCommands(program)
   registerKeyCommands(program)
+  registerDataCommands(program)
   // Subcommands inherit exitOverride so argument errors reach our handler (exit 2).
   const override = (command: Command) => {
     command.exitOverride()

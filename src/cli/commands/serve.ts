@@ -3,7 +3,8 @@ import { loadConfig } from '../../config.js'
 import { closeOnSignals, startServer } from '../../server.js'
 import { withDatabase } from '../context.js'
 import { migrateToLatest } from '../../db/migrate.js'
-import { createOutput, UsageError } from '../output.js'
+import type { DatabaseHandle } from '../../db/database.js'
+import { createOutput, UsageError, type Output } from '../output.js'
 
 export interface ServeOptions {
   port?: string
@@ -12,7 +13,12 @@ export interface ServeOptions {
   json?: boolean
 }
 
-export function registerServeCommands(program: Command, hooks: { seedDemo?: (database: import('../../db/database.js').DatabaseHandle, out: ReturnType<typeof createOutput>, url: () => string) => Promise<() => void> } = {}): void {
+export interface DemoAnnouncement {
+  value: unknown
+  lines(url: string): string[]
+}
+
+export function registerServeCommands(program: Command, hooks: { seedDemo?: (database: DatabaseHandle, out: Output) => Promise<DemoAnnouncement> } = {}): void {
   program
     .command('serve')
     .description('run the HTTP service (migrates the database first)')
@@ -28,17 +34,17 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
         config.port = Number(options.port)
       }
       if (options.host !== undefined) config.host = options.host
-      let announceDemo: (() => void) | undefined
-      let serverUrl = ''
+      let demo: DemoAnnouncement | undefined
       const server = await startServer(config, {
         beforeListen: async (database) => {
-          if (options.demo && hooks.seedDemo) announceDemo = await hooks.seedDemo(database, out, () => serverUrl)
+          if (options.demo && hooks.seedDemo) demo = await hooks.seedDemo(database, out)
         },
       })
-      serverUrl = server.url
       closeOnSignals(server, out.info)
-      out.result({ url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite' }, `Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`)
-      announceDemo?.()
+      out.result(
+        { url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite', ...(demo ? { demo: demo.value } : {}) },
+        [`Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`, ...(demo ? demo.lines(server.url) : [])],
+      )
     })
 
   program

@@ -5,10 +5,16 @@ import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import { createAuthHook } from '../../../auth/authenticate.js'
 import { AppError } from '../../../http/errors.js'
+import { aioMetricsRoutes } from './aio-metrics/index.js'
 import { brandsRoutes } from './brands/index.js'
+import { dashboardRoutes } from './dashboard/index.js'
+import { exportsRoutes } from './exports/index.js'
 import { filtersRoutes } from './filters/index.js'
 import { ingestRoutes } from './ingest/index.js'
 import { promptsRoutes } from './prompts/index.js'
+import { responsesRoutes } from './responses/index.js'
+import { sourcesRoutes } from './sources/index.js'
+import { urlsRoutes } from './urls/index.js'
 
 export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis }): Promise<void> {
   app.addHook('onRequest', createAuthHook(app.database.db))
@@ -30,4 +36,10 @@ export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis
   await app.register(brandsRoutes)
   await app.register(promptsRoutes)
   await app.register(ingestRoutes)
+  await app.register(dashboardRoutes)
+  await app.register(sourcesRoutes)
+  await app.register(urlsRoutes)
+  await app.register(responsesRoutes)
+  await app.register(aioMetricsRoutes)
+  await app.register(exportsRoutes)
 }

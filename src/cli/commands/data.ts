@@ -1,0 +1,230 @@
+// Data commands: brands, prompts, JSON Lines imports, re-analysis and the demo.
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
+import type { Command } from 'commander'
+import cliProgress from 'cli-progress'
+import { loadBrandMatcher } from '../../ingest/brand-terms.js'
+import { ingestAio } from '../../ingest/ingest-aio.js'
+import { ingestResponses, type IngestResult } from '../../ingest/ingest-responses.js'
+import { reanalyzeWorkspace } from '../../ingest/reanalyze.js'
+import { MAX_BATCH_ITEMS } from '../../ingest/validate-items.js'
+import { AppError } from '../../http/errors.js'
+import { createBrand } from '../../manage/brands.js'
+import { createPrompt } from '../../manage/prompts.js'
+import { seedDemo } from '../../demo/seed-demo.js'
+import { requireWorkspace, withDatabase } from '../context.js'
+import { createOutput, UsageError, type Output } from '../output.js'
+
+const collect = (value: string, previous: string[]) => [...previous, value]
+
+/** A progress bar on stderr with rows/s and ETA; silent under --json or without a terminal. */
+function progressBar(out: Output, total: number, unit: string) {
+  if (out.json || !process.stderr.isTTY) {
+    let lastLog = 0
+    return {
+      update(done: number) {
+        if (out.json) return
+        const now = Date.now()
+        if (now - lastLog > 2000 || done === total) {
+          lastLog = now
+          out.info(`${done}/${total} ${unit}`)
+        }
+      },
+      stop() {},
+    }
+  }
+  const started = Date.now()
+  const bar = new cliProgress.SingleBar(
+    { format: `{bar} {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted}`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  )
+  bar.start(total, 0, { rate: 0 })
+  return {
+    update(done: number) {
+      const seconds = (Date.now() - started) / 1000
+      bar.update(done, { rate: seconds > 0 ? Math.round(done / seconds) : 0 })
+    },
+    stop: () => bar.stop(),
+  }
+}
+
+async function countLines(path: string): Promise<number> {
+  let lines = 0
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) if (line.trim()) lines++
+  return lines
+}
+
+type Ingest = (items: unknown[]) => Promise<IngestResult>
+
+/**
+ * Streams a JSON Lines file in batches of 1,000. Each batch is one transaction, so an
+ * interrupted import keeps whole batches; re-running skips them by external_id.
+ */
+async function importJsonLines(path: string, out: Output, ingest: Ingest, unit: string) {
+  try {
+    if (!(await stat(path)).isFile()) throw new Error()
+  } catch {
+    throw new UsageError(`Cannot read ${path}: give the path of a JSON Lines file`)
+  }
+  const total = await countLines(path)
+  const bar = progressBar(out, total, unit)
+  const started = Date.now()
+  const totals = { accepted: 0, duplicates: 0, lines: 0 }
+  let batch: unknown[] = []
+  let batchLines: number[] = []
+  const flush = async () => {
+    if (batch.length === 0) return
+    try {
+      const result = await ingest(batch)
+      totals.accepted += result.accepted
+      totals.duplicates += result.duplicates
+    } catch (error) {
+      bar.stop()
+      if (error instanceof AppError && Array.isArray(error.details)) {
+        const lines = (error.details as { index: number; field: string; message: string }[]).slice(0, 20).map((d) => `  line ${batchLines[d.index]}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
+        throw new Error(`Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`)
+      }
+      throw error
+    }
+    batch = []
+    batchLines = []
+  }
+  let lineNumber = 0
+  for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) {
+    lineNumber++
+    if (!line.trim()) continue
+    let item: unknown
+    try {
+      item = JSON.parse(line)
+    } catch {
+      bar.stop()
+      throw new Error(`line ${lineNumber} is not valid JSON; earlier batches were stored (${totals.accepted} new). Fix it and re-run.`)
+    }
+    batch.push(item)
+    batchLines.push(lineNumber)
+    totals.lines++
+    if (batch.length === MAX_BATCH_ITEMS) {
+      await flush()
+      bar.update(totals.lines)
+    }
+  }
+  await flush()
+  bar.update(totals.lines)
+  bar.stop()
+  const seconds = (Date.now() - started) / 1000
+  return { ...totals, seconds: Math.round(seconds * 10) / 10, per_second: seconds > 0 ? Math.round(totals.lines / seconds) : totals.lines }
+}
+
+export function registerDataCommands(program: Command): void {
+  program
+    .command('brand')
+    .description('manage brands')
+    .command('add')
+    .description('add a brand (re-analyses stored responses)')
+    .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+    .requiredOption('--name <name>', 'brand name')
+    .option('--domain <host>', 'brand domain, e.g. acme.com')
+    .option('--alias <alias>', 'another name to match (repeatable)', collect, [])
+    .option('--primary', "the workspace's own brand")
+    .option('--inactive', 'add as inactive')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { workspace: string; name: string; domain?: string; alias: string[]; primary?: boolean; inactive?: boolean; json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const { brand, reanalysis } = await withDatabase(async (database) => {
+        const workspace = await requireWorkspace(database, options.workspace)
+        return createBrand(database.db, workspace.id, {
+          name: options.name,
+          domain: options.domain,
+          aliases: options.alias,
+          is_primary: Boolean(options.primary),
+          is_active: !options.inactive,
+        })
+      })
+      out.result({ ...brand, reanalysis }, [`Added brand "${brand.name}" (${brand.id})`, `Re-analysed ${reanalysis.responses} responses and ${reanalysis.observations} AI overviews`])
+    })
+
+  program
+    .command('prompt')
+    .description('manage prompt templates')
+    .command('add')
+    .description('add a prompt template')
+    .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+    .requiredOption('--text <text>', 'the question asked of AI providers')
+    .option('--tag <tag>', 'a tag (repeatable)', collect, [])
+    .option('--json', 'machine-readable output')
+    .action(async (options: { workspace: string; text: string; tag: string[]; json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const prompt = await withDatabase(async (database) => createPrompt(database.db, (await requireWorkspace(database, options.workspace)).id, { text: options.text, tags: options.tag }))
+      out.result(prompt, `Added prompt ${prompt.id}${prompt.tags.length ? ` [${prompt.tags.join(', ')}]` : ''}`)
+    })
+
+  const importCommand = program.command('import').description('import JSON Lines files (one ingestion item per line)')
+  for (const kind of ['responses', 'aio'] as const) {
+    importCommand
+      .command(kind)
+      .description(
+        kind === 'responses'
+          ? 'import AI responses: {external_id?, prompt_id, provider, model, content, created_at, citations?} per line'
+          : 'import AI-overview observations: {external_id?, prompt_id, observed_at, has_aio, overview_text?} per line',
+      )
+      .argument('<file>', 'a .jsonl file')
+      .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+      .option('--json', 'machine-readable output')
+      .action(async (file: string, options: { workspace: string; json?: boolean }) => {
+        const out = createOutput(Boolean(options.json))
+        const summary = await withDatabase(async (database) => {
+          const workspace = await requireWorkspace(database, options.workspace)
+          const matcher = await loadBrandMatcher(database.db, workspace.id)
+          const ingest: Ingest = kind === 'responses' ? (items) => ingestResponses(database.db, workspace.id, items, { matcher }) : (items) => ingestAio(database.db, workspace.id, items, { matcher })
+          return importJsonLines(file, out, ingest, kind === 'responses' ? 'responses' : 'observations')
+        })
+        out.result(summary, `Imported ${summary.lines} lines: ${summary.accepted} new, ${summary.duplicates} duplicates skipped, in ${summary.seconds} s (${summary.per_second}/s)`)
+      })
+  }
+
+  program
+    .command('reanalyze')
+    .description("re-run brand analysis over a workspace's stored responses and AI overviews")
+    .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { workspace: string; json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const result = await withDatabase(async (database) => {
+        const workspace = await requireWorkspace(database, options.workspace)
+        return reanalyzeWorkspace(database.db, workspace.id, { onProgress: (p) => !out.json && out.info(`re-analysed ${p.responses} responses, ${p.observations} AI overviews`) })
+      })
+      out.result(result, `Re-analysed ${result.responses} responses and ${result.observations} AI overviews`)
+    })
+
+  program
+    .command('demo')
+    .description('create or refresh the demo workspace and print a key with every scope')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const result = await withDatabase((database) => runDemoSeed(database.db, out))
+      out.result(result, demoLines(result, undefined))
+    })
+}
+
+export async function runDemoSeed(db: import('../../db/database.js').DB, out: Output) {
+  let bar: ReturnType<typeof progressBar> | undefined
+  const result = await seedDemo(db, {
+    onProgress: (done, total) => {
+      bar ??= progressBar(out, total, 'items')
+      bar.update(done)
+    },
+  })
+  bar?.stop()
+  return result
+}
+
+export function demoLines(result: Awaited<ReturnType<typeof seedDemo>>, url: string | undefined): string[] {
+  const base = url ?? 'http://127.0.0.1:3000'
+  return [
+    `Demo workspace ${result.refreshed ? 'built' : 'up to date'}: ${result.brands} brands, ${result.prompts} prompts, ${result.responses} responses, ${result.observations} AI overviews (${result.seconds} s)`,
+    `Demo API key (all scopes, premium): ${result.key}`,
+    `Try: curl -H "Authorization: Bearer ${result.key}" ${base}/api/v1/filters`,
+  ]
+}

@@ -1,0 +1,138 @@
+// Creates or refreshes the demo workspace through the real ingestion and analysis
+// pipeline. Ids are derived from names so links into the demo stay valid across
+// refreshes; a refresh for the same day with the same data is skipped.
+import { v5 as uuidv5 } from 'uuid'
+import type { DB } from '../db/database.js'
+import { createApiKey } from '../admin/api-key-store.js'
+import { SCOPES } from '../auth/scopes.js'
+import { compileBrandMatcher } from '../analysis/index.js'
+import { ingestAio } from '../ingest/ingest-aio.js'
+import { ingestResponses } from '../ingest/ingest-responses.js'
+import { todayUtc } from '../http/date-range.js'
+import { DEMO_WORKSPACE_NAME, generateDemoDataset, type DemoDataset } from './generate-demo.js'
+
+const NAMESPACE = '5b0c1a52-7d59-4c43-9a8e-2f4f6c1d3e7a'
+export const DEMO_WORKSPACE_ID = uuidv5('beacon-demo-workspace', NAMESPACE)
+const demoId = (kind: string, key: string) => uuidv5(`${kind}:${key}`, NAMESPACE)
+
+export interface DemoSeedResult {
+  workspaceId: string
+  key: string
+  refreshed: boolean
+  responses: number
+  observations: number
+  brands: number
+  prompts: number
+  seconds: number
+}
+
+const TENANT_TABLES = ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'export_log'] as const
+
+export async function deleteWorkspaceData(db: DB, workspaceId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of TENANT_TABLES) await trx.deleteFrom(table).where('workspace_id', '=', workspaceId).execute()
+  })
+}
+
+async function isCurrent(db: DB, dataset: DemoDataset): Promise<boolean> {
+  const row = await db
+    .selectFrom('response')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('external_id').as('last')])
+    .where('workspace_id', '=', DEMO_WORKSPACE_ID)
+    .executeTakeFirst()
+  const last = dataset.responses.map((r) => r.externalId).sort().at(-1)
+  return Number(row?.n ?? 0) === dataset.responses.length && row?.last === last
+}
+
+export async function seedDemo(
+  db: DB,
+  options: { today?: string; onProgress?: (done: number, total: number) => void } = {},
+): Promise<DemoSeedResult> {
+  const started = performance.now()
+  const today = options.today ?? todayUtc()
+  const dataset = generateDemoDataset({ today })
+  const workspace = await db.selectFrom('workspace').select('id').where('id', '=', DEMO_WORKSPACE_ID).executeTakeFirst()
+  const refreshed = !workspace || !(await isCurrent(db, dataset))
+
+  if (refreshed) {
+    if (workspace) await deleteWorkspaceData(db, DEMO_WORKSPACE_ID)
+    else await db.insertInto('workspace').values({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME, tier: 'premium' }).execute()
+
+    const promptIds = new Map(dataset.prompts.map((p) => [p.key, demoId('prompt', p.key)]))
+    await db
+      .insertInto('brand')
+      .values(
+        dataset.brands.map((b) => ({
+          workspace_id: DEMO_WORKSPACE_ID,
+          id: demoId('brand', b.key),
+          name: b.name,
+          domain: b.domain,
+          aliases: b.aliases,
+          icon_url: b.iconUrl,
+          is_primary: b.isPrimary,
+        })),
+      )
+      .execute()
+    await db
+      .insertInto('prompt')
+      .values(dataset.prompts.map((p) => ({ workspace_id: DEMO_WORKSPACE_ID, id: promptIds.get(p.key)!, text: p.text, tags: p.tags })))
+      .execute()
+    await db
+      .insertInto('model')
+      .values(dataset.models.map((m) => ({ workspace_id: DEMO_WORKSPACE_ID, id: m.id, provider: m.provider, name: m.name })))
+      .execute()
+
+    const matcher = compileBrandMatcher(
+      dataset.brands.map((b) => ({ id: demoId('brand', b.key), name: b.name, aliases: b.aliases, domain: b.domain })),
+    )
+    const total = dataset.responses.length + dataset.aio.length
+    let done = 0
+    const now = new Date(`${today}T23:59:59Z`)
+    for (let i = 0; i < dataset.responses.length; i += 1000) {
+      const batch = dataset.responses.slice(i, i + 1000).map((r) => ({
+        external_id: r.externalId,
+        prompt_id: promptIds.get(r.promptKey)!,
+        provider: r.provider,
+        model: r.model,
+        content: r.content,
+        created_at: r.createdAt,
+        citations: r.citations,
+      }))
+      await ingestResponses(db, DEMO_WORKSPACE_ID, batch, { matcher, now })
+      done += batch.length
+      options.onProgress?.(done, total)
+    }
+    for (let i = 0; i < dataset.aio.length; i += 1000) {
+      const batch = dataset.aio.slice(i, i + 1000).map((o) => ({
+        external_id: o.externalId,
+        prompt_id: promptIds.get(o.promptKey)!,
+        observed_at: o.observedAt,
+        has_aio: o.hasAio,
+        overview_text: o.overviewText,
+      }))
+      await ingestAio(db, DEMO_WORKSPACE_ID, batch, { matcher, now })
+      done += batch.length
+      options.onProgress?.(done, total)
+    }
+  }
+
+  // A fresh key each start; earlier demo keys are revoked so they don't pile up.
+  await db
+    .updateTable('api_key')
+    .set({ revoked_at: new Date() })
+    .where('workspace_id', '=', DEMO_WORKSPACE_ID)
+    .where('name', '=', 'demo')
+    .where('revoked_at', 'is', null)
+    .execute()
+  const key = await createApiKey(db, { workspaceId: DEMO_WORKSPACE_ID, scopes: [...SCOPES], name: 'demo' })
+  return {
+    workspaceId: DEMO_WORKSPACE_ID,
+    key: key.key,
+    refreshed,
+    responses: dataset.responses.length,
+    observations: dataset.aio.length,
+    brands: dataset.brands.length,
+    prompts: dataset.prompts.length,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  }
+}

@@ -1,0 +1,3 @@
+import type { FastifyInstance } from 'fastify'
+
+export async function urlsRoutes(_app: FastifyInstance): Promise<void> {}
