@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import * as initialSchema from './migrations/0001-initial-schema.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -18,7 +18,10 @@ export interface MigrationReport {
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() })
+  // The bookkeeping tables live in the schema being migrated, so databases that use one
+  // schema per tenant or per test (search_path) never see each other's migrations.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableSchema: rows[0]?.schema ?? 'public' })
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')
