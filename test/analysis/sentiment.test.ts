@@ -1,0 +1,156 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  meanSentiment,
+  scoreSentences,
+  sentenceSentiment,
+  splitSentences,
+  textSentiment,
+} from '../../src/analysis/sentiment.js'
+
+describe('splitSentences', () => {
+  it('splits prose into sentences with offsets into the original text', () => {
+    const text = 'Notion is flexible. Asana is structured!  Which one? Both.'
+    const sentences = splitSentences(text)
+    expect(sentences.map((s) => s.text)).toEqual(['Notion is flexible.', 'Asana is structured!', 'Which one?', 'Both.'])
+    for (const s of sentences) expect(text.slice(s.start, s.end)).toBe(s.text)
+  })
+
+  it('makes each markdown line its own sentence, without the bullet marker', () => {
+    const text = '## Top tools\n\n- Notion is great\n- Asana is slow\n1. First pick\n2) Second pick\n> Quoted line\n\nA paragraph. Two sentences.'
+    expect(splitSentences(text).map((s) => s.text)).toEqual([
+      'Top tools',
+      'Notion is great',
+      'Asana is slow',
+      'First pick',
+      'Second pick',
+      'Quoted line',
+      'A paragraph.',
+      'Two sentences.',
+    ])
+  })
+
+  it('handles Windows line endings and Unicode line separators', () => {
+    expect(splitSentences('one line\r\nsecond line\u2028third line').map((s) => s.text)).toEqual([
+      'one line',
+      'second line',
+      'third line',
+    ])
+  })
+
+  it('keeps abbreviations inside a sentence', () => {
+    expect(splitSentences('Dr. Smith joined Acme Inc. in 2020. He stayed.').map((s) => s.text)).toEqual([
+      'Dr. Smith joined Acme Inc. in 2020.',
+      'He stayed.',
+    ])
+  })
+
+  it('drops markup-only lines and returns nothing for blank text', () => {
+    expect(splitSentences('---\n| --- | --- |\n* * *')).toEqual([])
+    expect(splitSentences('')).toEqual([])
+    expect(splitSentences(' \n\t\n ')).toEqual([])
+  })
+
+  it('keeps offsets right with emoji, CJK and odd whitespace', () => {
+    const text = '  🚀 Launch day is great.\u00a0小米 is good.\tweird \u200b spacing  '
+    for (const s of splitSentences(text)) expect(text.slice(s.start, s.end)).toBe(s.text)
+  })
+
+  it('returns sorted, non-overlapping, trimmed sentences that slice back to their text (property)', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('Notion is great. ', 'It is bad! ', 'Why? ', '\n', '\n\n', '- ', '1. ', '## ', '---', '  ', '\u2028', '\r\n', 'Dr. ', '😀', '小米', ':)', 'can\'t ', 'https://a.com/x. '),
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 15 }), (pieces) => {
+        const text = pieces.join('')
+        let last = 0
+        for (const s of scoreSentences(text)) {
+          expect(s.start).toBeGreaterThanOrEqual(last)
+          expect(s.end).toBeGreaterThan(s.start)
+          expect(text.slice(s.start, s.end)).toBe(s.text)
+          expect(s.text).toBe(s.text.trim())
+          expect(s.sentiment).toBeGreaterThanOrEqual(-1)
+          expect(s.sentiment).toBeLessThanOrEqual(1)
+          last = s.end
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('textSentiment', () => {
+  it('scores clearly positive text above zero', () => {
+    expect(textSentiment('This product is excellent. I love it and the support team is wonderful.')).toBeGreaterThan(0.3)
+  })
+
+  it('scores clearly negative text below zero', () => {
+    expect(textSentiment('This is a terrible, awful product. I hate it.')).toBeLessThan(-0.3)
+  })
+
+  it('scores factual text as neutral', () => {
+    expect(textSentiment('The meeting is on Tuesday at the main office.')).toBe(0)
+  })
+
+  it('handles negation', () => {
+    expect(textSentiment('It is good.')).toBeGreaterThan(0)
+    expect(textSentiment('It is not good.')).toBeLessThan(0)
+  })
+
+  it('is null for empty or blank text', () => {
+    expect(textSentiment('')).toBeNull()
+    expect(textSentiment('   \n\t  ')).toBeNull()
+  })
+
+  it('is 0 for text with nothing to score', () => {
+    expect(textSentiment('---')).toBe(0)
+  })
+
+  it('counts emoji and emoticons', () => {
+    expect(textSentiment('😀')).toBeGreaterThan(0)
+    expect(textSentiment(':)')).toBeGreaterThan(0)
+  })
+
+  it('is the mean of its sentences, so mixed lines do not cancel inside one sentence', () => {
+    const text = '- Notion is great\n- Asana is terrible\n- Trello exists'
+    const sentences = scoreSentences(text)
+    expect(sentences.map((s) => Math.sign(s.sentiment))).toEqual([1, -1, 0])
+    expect(textSentiment(text)).toBeCloseTo(meanSentiment(sentences), 12)
+  })
+
+  it('stays within [-1, 1] (property)', () => {
+    const word = fc.constantFrom('good', 'bad', 'not', 'great', 'awful', 'love', 'hate', 'very', 'the', '!', '.', '\n', '😀', '😡')
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), (words) => {
+        const text = words.join(' ')
+        const score = textSentiment(text)
+        if (text.trim() === '') {
+          expect(score).toBeNull()
+        } else {
+          expect(score).toBeGreaterThanOrEqual(-1)
+          expect(score).toBeLessThanOrEqual(1)
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
+
+describe('sentenceSentiment', () => {
+  it('scores a single sentence', () => {
+    expect(sentenceSentiment('I love this tool.')).toBeGreaterThan(0)
+    expect(sentenceSentiment('I hate this tool.')).toBeLessThan(0)
+    expect(sentenceSentiment('This tool exists.')).toBe(0)
+  })
+
+  it('is 0, not null, for empty input', () => {
+    expect(sentenceSentiment('')).toBe(0)
+  })
+})
+
+describe('meanSentiment', () => {
+  it('is 0 for no sentences', () => {
+    expect(meanSentiment([])).toBe(0)
+  })
+})
