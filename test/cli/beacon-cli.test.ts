@@ -1,0 +1,72 @@
+// The real `beacon` command in a child process, against an embedded database in a
+// temporary directory.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'beacon-cli-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+function beacon(...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
+  delete env.DATABASE_URL
+  const result = spawnSync(process.execPath, ['bin/beacon.js', ...args], { env, encoding: 'utf8', timeout: 60_000 })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+const json = (run: ReturnType<typeof beacon>) => {
+  expect(run.code, run.stderr).toBe(0)
+  return JSON.parse(run.stdout)
+}
+
+describe('beacon CLI', () => {
+  it('exits 2 with a clear message on bad arguments', () => {
+    const tier = beacon('workspace', 'create', '--name', 'X', '--tier', 'gold')
+    expect(tier.code).toBe(2)
+    expect(tier.stderr).toContain('--tier must be one of: basic, premium')
+    const missing = beacon('key', 'create', '--scopes', 'read:analytics')
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--workspace')
+    expect(beacon('no-such-command').code).toBe(2)
+  })
+
+  it('creates a workspace and keys, adds data, imports JSON Lines idempotently', () => {
+    const workspace = json(beacon('workspace', 'create', '--name', 'Acme', '--tier', 'premium', '--json'))
+    expect(workspace).toMatchObject({ name: 'Acme', tier: 'premium' })
+
+    const badScope = beacon('key', 'create', '--workspace', 'Acme', '--scopes', 'read:analytics,root')
+    expect(badScope.code).toBe(2)
+    expect(badScope.stderr).toContain('Unknown scope "root"')
+
+    const key = json(beacon('key', 'create', '--workspace', 'Acme', '--scopes', 'read:analytics,write:data', '--name', 'ci', '--expires-in-days', '30', '--json'))
+    expect(key.key).toMatch(/^bvk_[0-9A-Za-z]{36}$/)
+    const listed = json(beacon('key', 'list', '--workspace', workspace.id, '--json'))
+    expect(listed).toHaveLength(1)
+    expect(JSON.stringify(listed)).not.toContain(key.key)
+
+    const prompt = json(beacon('prompt', 'add', '--workspace', 'Acme', '--text', 'Best CRM?', '--tag', 'crm', '--tag', ' smb ', '--json'))
+    expect(prompt.tags).toEqual(['crm', 'smb'])
+    const brand = json(beacon('brand', 'add', '--workspace', 'Acme', '--name', 'Acme', '--domain', 'acme.com', '--primary', '--json'))
+    expect(brand).toMatchObject({ name: 'Acme', is_primary: true })
+
+    const file = join(dataDir, 'responses.jsonl')
+    const line = (id: string) => JSON.stringify({ external_id: id, prompt_id: prompt.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is great.', created_at: '2026-05-01T10:00:00Z' })
+    writeFileSync(file, [line('a'), line('b'), '', line('a')].join('\n'))
+    expect(json(beacon('import', 'responses', file, '--workspace', 'Acme', '--json'))).toMatchObject({ lines: 3, accepted: 2, duplicates: 1 })
+    expect(json(beacon('import', 'responses', file, '--workspace', 'Acme', '--json'))).toMatchObject({ lines: 3, accepted: 0, duplicates: 3 })
+
+    const bad = join(dataDir, 'bad.jsonl')
+    writeFileSync(bad, [line('c'), JSON.stringify({ prompt_id: prompt.id, provider: 'bard' })].join('\n'))
+    const failed = beacon('import', 'responses', bad, '--workspace', 'Acme')
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('line 2: provider')
+
+    const reanalysis = json(beacon('reanalyze', '--workspace', 'Acme', '--json'))
+    expect(reanalysis).toEqual({ responses: 2, observations: 0 })
+
+    const revoked = json(beacon('key', 'revoke', key.id, '--json'))
+    expect(revoked.revoked_at).not.toBeNull()
+    expect(beacon('key', 'revoke', '00000000-0000-0000-0000-000000000000').code).toBe(2)
+  })
+})

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { DEMO_WORKSPACE_ID, seedDemo } from '../../src/demo/seed-demo.js'
+
+const COUNTED = ['response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'brand', 'prompt', 'model'] as const
+
+describe.each(testBackends)('demo workspace (%s)', (backend) => {
+  let ctx: TestContext
+  beforeAll(async () => {
+    ctx = await createTestContext(backend)
+  })
+  afterAll(() => ctx.close())
+
+  async function counts(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {}
+    for (const table of COUNTED) {
+      const row = await ctx.database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', DEMO_WORKSPACE_ID)
+        .executeTakeFirstOrThrow()
+      out[table] = Number(row.n)
+    }
+    const sums = await ctx.database.db
+      .selectFrom('mention')
+      .select((eb) => [eb.fn.sum<number>('occurrences').as('occurrences'), eb.fn.sum<number>('position').as('positions')])
+      .where('workspace_id', '=', DEMO_WORKSPACE_ID)
+      .executeTakeFirstOrThrow()
+    out.occurrences = Number(sums.occurrences)
+    out.positions = Number(sums.positions)
+    return out
+  }
+
+  it('is deterministic for a date, skips work when current, and rebuilds for a new date', async () => {
+    const first = await seedDemo(ctx.database.db, { today: '2026-06-30' })
+    expect(first.refreshed).toBe(true)
+    const firstCounts = await counts()
+    expect(firstCounts.response).toBe(first.responses)
+    expect(firstCounts.mention).toBeGreaterThan(firstCounts.response) // several brands per answer
+    expect(firstCounts.citation).toBeGreaterThan(0)
+    expect(firstCounts.aio_appearance).toBeGreaterThan(0)
+
+    const again = await seedDemo(ctx.database.db, { today: '2026-06-30' })
+    expect(again.refreshed).toBe(false)
+    expect(again.key).not.toBe(first.key)
+
+    // A forced rebuild for the same date gives the very same numbers.
+    await ctx.database.db.deleteFrom('response').where('workspace_id', '=', DEMO_WORKSPACE_ID).where('external_id', 'like', '%-p01-%').execute()
+    expect((await counts()).response).toBeLessThan(firstCounts.response)
+    const rebuilt = await seedDemo(ctx.database.db, { today: '2026-06-30' })
+    expect(rebuilt.refreshed).toBe(true)
+    expect(await counts()).toEqual(firstCounts)
+
+    // The demo key works and the old one was revoked.
+    expect((await ctx.get('/api/v1/filters', rebuilt.key)).statusCode).toBe(200)
+    expect((await ctx.get('/api/v1/filters', first.key)).statusCode).toBe(401)
+
+    const later = await seedDemo(ctx.database.db, { today: '2026-07-01' })
+    expect(later.refreshed).toBe(true)
+    const range = (await ctx.get('/api/v1/filters', later.key)).json().data.date_range
+    expect(range.latest_data).toBe('2026-07-01')
+  })
+})
