@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import { createAuthHook } from '../../../auth/authenticate.js'
 import { AppError } from '../../../http/errors.js'
+import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
 import { aioMetricsRoutes } from './aio-metrics/index.js'
 import { brandsRoutes } from './brands/index.js'
 import { dashboardRoutes } from './dashboard/index.js'
@@ -24,9 +25,8 @@ export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis
     timeWindow: 60_000,
     hook: 'onRequest',
     keyGenerator: (request) => request.auth?.keyId ?? request.ip,
-    redis: options.redis,
-    nameSpace: 'beacon-rl-',
-    // A shared store that fails must not take analytics down with it.
+    // Shared through Redis when it answers, per instance when it does not.
+    store: createFallbackLimiterStore(options.redis, app.log, 'beacon-rl-'),
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'rate_limited', `Too many requests for this API key: the limit is ${context.max} per minute; retry in ${Math.ceil(context.ttl / 1000)} s`),
