@@ -31,6 +31,23 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>
 }
 
+// Errors Node's HTTP parser raises before Fastify sees a request (oversized headers or
+// URL, garbage, timeouts): answer with the envelope when the socket can still take it.
+function rawClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, reason, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Headers or URL are too large; send at most 16 KB of them']
+        : [400, 'Bad Request', 'The request could not be parsed as HTTP']
+  const body = JSON.stringify({ success: false, error: { code: 'invalid_parameter', message, request_id: randomUUID() } })
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+}
+
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -44,15 +61,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
       } as Record<string, unknown>),
     bodyLimit: config.bodyLimitBytes,
-    requestTimeout: 120_000,
-    connectionTimeout: 60_000,
+    // Slow clients cannot hold connections: the whole request must arrive within
+    // requestTimeoutMs (headers within half of it, at most 20 s), idle sockets close.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
     keepAliveTimeout: 10_000,
+    http: {
+      headersTimeout: Math.min(20_000, Math.ceil(config.requestTimeoutMs / 2)),
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.ceil(config.requestTimeoutMs / 4))),
+      maxHeaderSize: 16 * 1024,
+    },
     // genReqId decides: a sane incoming X-Request-Id is kept, anything else replaced.
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id']
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID()
     },
+    // Malformed URLs and over-long path values get the same envelope as every other error.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      const appError = new AppError(tooLong ? 414 : 400, 'invalid_parameter', tooLong ? 'A path value is too long; ids are at most 200 characters' : 'The URL is not validly percent-encoded')
+      void (reply as import('fastify').FastifyReply).status(appError.statusCode).header('X-Request-Id', request.id).send(errorBody(appError, request.id))
+    },
+    clientErrorHandler: rawClientError,
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: {
       // Values arrive already typed by normalizeParams; Ajv checks, it does not guess.

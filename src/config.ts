@@ -20,6 +20,8 @@ export interface Config {
   bodyLimitBytes: number
   /** Postgres connection pool size */
   databasePoolSize: number
+  /** how long a client may take to send a whole request (headers and body), ms */
+  requestTimeoutMs: number
 }
 
 export class ConfigError extends Error {}
@@ -50,5 +52,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_MB', 10, 1, 1024) * 1024 * 1024,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
   }
 }
