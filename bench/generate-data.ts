@@ -1,0 +1,244 @@
+// Builds a large, realistic, deterministic dataset for the benchmarks:
+//   npm run bench:data -- --responses 1000000 [--seed 7] [--days 365]
+// Target: DATABASE_URL (postgres://…) or, unset, the embedded PGlite in BEACON_DATA_DIR
+// (default ./bench-data). One large workspace (≈200 tagged prompts, 8 models across the
+// four providers, 12 brands, ≈2.5 mentions and ≈4 citations per response, AIO
+// observations) plus 9 smaller workspaces as noise. Facts are generated directly (not
+// through text analysis) and loaded with multi-row array inserts, the fast path both
+// backends share. Writes bench/.dataset.json (workspace id, a premium key) for `npm run bench`.
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { sql, type Kysely } from 'kysely'
+import { v5 as uuidv5 } from 'uuid'
+import { openDatabase } from '../src/db/database.js'
+import { migrateToLatest } from '../src/db/migrate.js'
+import type { Database } from '../src/db/schema.js'
+import { createApiKey } from '../src/admin/api-key-store.js'
+import { SCOPES } from '../src/auth/scopes.js'
+import { Rng } from '../src/demo/random.js'
+import { addDays, todayUtc } from '../src/http/date-range.js'
+
+const { values } = parseArgs({
+  options: { responses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '7' }, days: { type: 'string', default: '365' }, quiet: { type: 'boolean', default: false } },
+})
+const TOTAL = Number(values.responses)
+const SEED = Number(values.seed)
+const DAYS = Number(values.days)
+if (!Number.isInteger(TOTAL) || TOTAL < 1) throw new Error('--responses must be a positive whole number')
+
+const NS = '8d4f0a4e-3c55-4a1e-9d7e-6a0b2f1c9e11'
+const id = (...parts: (string | number)[]) => uuidv5(parts.join(':'), NS)
+const PROVIDER_MODELS: [string, string, string][] = [
+  ['openai', 'gpt-4o', 'GPT-4o'],
+  ['openai', 'gpt-4o-mini', 'GPT-4o mini'],
+  ['anthropic', 'claude-sonnet-4', 'Claude Sonnet 4'],
+  ['anthropic', 'claude-haiku-4', 'Claude Haiku 4'],
+  ['google', 'gemini-2.5-pro', 'Gemini 2.5 Pro'],
+  ['google', 'gemini-2.5-flash', 'Gemini 2.5 Flash'],
+  ['perplexity', 'sonar', 'Sonar'],
+  ['perplexity', 'sonar-pro', 'Sonar Pro'],
+]
+const TAGS = ['comparison', 'pricing', 'enterprise', 'smb', 'integrations', 'alternatives', 'reviews', 'how-to', 'security', 'mobile']
+const BRAND_NAMES = ['Tasklane', 'Kanbrio', 'Sprintwell', 'Vantro', 'Vantrova', 'Hivepath', 'Boardnook', 'Flowmint', 'Planwright', 'Trackory', 'Cardella', 'Roadlyn']
+const DOMAIN_KINDS = [
+  ['wikipedia.org', 'en.wikipedia.org/wiki/'],
+  ['reddit.com', 'www.reddit.com/r/projectmanagement/comments/'],
+  ['g2.com', 'www.g2.com/products/'],
+  ['capterra.com', 'www.capterra.com/p/'],
+  ['techcrunch.com', 'techcrunch.com/2026/'],
+  ['theverge.com', 'www.theverge.com/'],
+  ['ycombinator.com', 'news.ycombinator.com/item?id='],
+  ['stackoverflow.com', 'stackoverflow.com/questions/'],
+  ['nist.gov', 'www.nist.gov/'],
+  ['forbes.com', 'www.forbes.com/advisor/'],
+]
+
+interface Workspace {
+  id: string
+  name: string
+  responses: number
+  prompts: { id: string; text: string; tags: string[] }[]
+  brands: { id: string; name: string; domain: string; weight: number; tone: number }[]
+  domains: { domain: string; base: string; weight: number }[]
+}
+
+function buildWorkspace(index: number, responses: number, promptCount: number): Workspace {
+  const rng = Rng.for(SEED, `workspace-${index}`)
+  const wsId = id('workspace', SEED, index)
+  const prompts = Array.from({ length: promptCount }, (_, p) => ({
+    id: id(wsId, 'prompt', p),
+    text: `Prompt ${p + 1}: which project management tool is best for ${rng.pick(['startups', 'agencies', 'engineering teams', 'remote teams', 'enterprises', 'nonprofits'])} (${rng.pick(TAGS)})?`,
+    tags: rng.sample(TAGS, rng.int(1, 3)).sort(),
+  }))
+  const brands = BRAND_NAMES.map((name, b) => ({
+    id: id(wsId, 'brand', b),
+    name: index === 0 ? name : `${name} ${index}`,
+    domain: `${name.toLowerCase()}${index === 0 ? '' : index}.com`,
+    weight: 1 / (b + 1.5),
+    tone: rng.float(-0.3, 0.6),
+  }))
+  const domains: Workspace['domains'] = []
+  for (const [domain, base] of DOMAIN_KINDS) domains.push({ domain, base: `https://${base}`, weight: 3 })
+  for (let d = 0; d < 300; d++) domains.push({ domain: `site${d}.example.com`, base: `https://blog.site${d}.example.com/posts/`, weight: 1 / (d + 2) })
+  for (const brand of brands) domains.push({ domain: brand.domain, base: `https://www.${brand.domain}/`, weight: 1 })
+  return { id: wsId, name: index === 0 ? 'bench-main' : `bench-noise-${index}`, responses, prompts, brands, domains }
+}
+
+type Row = Record<string, unknown>
+
+/** One INSERT … SELECT FROM unnest(arrays) per chunk: few statements, few parameters. */
+async function insertArrays(db: Kysely<Database>, table: string, columns: [string, string][], rows: Row[]) {
+  if (rows.length === 0) return
+  const arrays = columns.map(([name, type]) => sql`${rows.map((r) => r[name] ?? null)}::${sql.raw(type)}[]`)
+  await sql`insert into ${sql.table(table)} (${sql.join(columns.map(([name]) => sql.ref(name)))}) select * from unnest(${sql.join(arrays)})`.execute(db)
+}
+
+const RESPONSE_COLUMNS: [string, string][] = [
+  ['workspace_id', 'uuid'], ['id', 'uuid'], ['prompt_id', 'uuid'], ['provider', 'text'], ['model', 'text'], ['content', 'text'], ['created_at', 'timestamptz'], ['external_id', 'text'], ['sentiment', 'float8'],
+]
+const MENTION_COLUMNS: [string, string][] = [
+  ['workspace_id', 'uuid'], ['response_id', 'uuid'], ['brand_id', 'uuid'], ['prompt_id', 'uuid'], ['provider', 'text'], ['model', 'text'], ['created_at', 'timestamptz'], ['occurrences', 'int4'], ['position', 'int4'], ['sentiment', 'float8'],
+]
+const CITATION_COLUMNS: [string, string][] = [
+  ['workspace_id', 'uuid'], ['response_id', 'uuid'], ['url', 'text'], ['domain', 'text'], ['title', 'text'], ['prompt_id', 'uuid'], ['provider', 'text'], ['model', 'text'], ['created_at', 'timestamptz'],
+]
+const AIO_COLUMNS: [string, string][] = [['workspace_id', 'uuid'], ['id', 'uuid'], ['prompt_id', 'uuid'], ['observed_at', 'timestamptz'], ['has_aio', 'bool'], ['overview_text', 'text'], ['external_id', 'text']]
+const APPEARANCE_COLUMNS: [string, string][] = [['workspace_id', 'uuid'], ['observation_id', 'uuid'], ['brand_id', 'uuid'], ['prompt_id', 'uuid'], ['observed_at', 'timestamptz'], ['position', 'int4']]
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000
+
+async function loadWorkspace(db: Kysely<Database>, ws: Workspace, endDay: string, progress: (n: number) => void) {
+  await db.insertInto('workspace').values({ id: ws.id, name: ws.name, tier: 'premium' }).execute()
+  await db.insertInto('model').values(PROVIDER_MODELS.map(([provider, model, name]) => ({ workspace_id: ws.id, id: model, provider, name }))).execute()
+  await db
+    .insertInto('brand')
+    .values(ws.brands.map((b, i) => ({ workspace_id: ws.id, id: b.id, name: b.name, domain: b.domain, aliases: [], icon_url: `https://${b.domain}/favicon.ico`, is_primary: i === 0 })))
+    .execute()
+  for (let i = 0; i < ws.prompts.length; i += 500) {
+    await db.insertInto('prompt').values(ws.prompts.slice(i, i + 500).map((p) => ({ workspace_id: ws.id, id: p.id, text: p.text, tags: p.tags }))).execute()
+  }
+  const startDay = addDays(endDay, -(DAYS - 1))
+  const startMs = Date.parse(`${startDay}T00:00:00Z`)
+  const spanMs = DAYS * 86_400_000
+  const rng = Rng.for(SEED, `facts-${ws.id}`)
+  const CHUNK = 5_000
+  for (let offset = 0; offset < ws.responses; offset += CHUNK) {
+    const responses: Row[] = []
+    const mentions: Row[] = []
+    const citations: Row[] = []
+    for (let i = offset; i < Math.min(ws.responses, offset + CHUNK); i++) {
+      // Spread evenly over the period, in time order, with a little jitter.
+      const createdAt = new Date(startMs + Math.floor(((i + rng.next()) / ws.responses) * spanMs))
+      const prompt = rng.pick(ws.prompts)
+      const [provider, model] = rng.pick(PROVIDER_MODELS)
+      const responseId = id(ws.id, 'response', i)
+      const mentionCount = Math.min(ws.brands.length, Math.max(0, Math.round(rng.float(0, 5))))
+      const named = rng.weightedSample(ws.brands, mentionCount, (b) => b.weight)
+      const sentences: string[] = []
+      named.forEach((brand, p) => {
+        const sentiment = round3(Math.max(-1, Math.min(1, brand.tone + rng.float(-0.4, 0.4))))
+        mentions.push({ workspace_id: ws.id, response_id: responseId, brand_id: brand.id, prompt_id: prompt.id, provider, model, created_at: createdAt, occurrences: rng.int(1, 3), position: p + 1, sentiment })
+        sentences.push(`${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`)
+      })
+      const citationCount = rng.int(2, 6)
+      const seen = new Set<string>()
+      for (let c = 0; c < citationCount; c++) {
+        const source = rng.weighted(ws.domains, (d) => d.weight)
+        const url = `${source.base}${rng.int(1, 40)}`.replace('https://www.', 'https://')
+        if (seen.has(url)) continue
+        seen.add(url)
+        citations.push({ workspace_id: ws.id, response_id: responseId, url, domain: source.domain, title: `${source.domain} article ${url.length % 40}`, prompt_id: prompt.id, provider, model, created_at: createdAt })
+      }
+      const empty = rng.chance(0.02)
+      const content = empty
+        ? ''
+        : `Here is an overview for "${prompt.text}".\n\n${sentences.join('\n')}\n\nIn summary, pick the tool that fits your team's size, budget and workflow; trial two or three before committing. Sources: ${[...seen].slice(0, 2).join(' ')}`
+      responses.push({ workspace_id: ws.id, id: responseId, prompt_id: prompt.id, provider, model, content, created_at: createdAt, external_id: `bench-${i}`, sentiment: empty ? null : round3(rng.float(-0.5, 0.8)) })
+    }
+    await db.transaction().execute(async (trx) => {
+      await insertArrays(trx, 'response', RESPONSE_COLUMNS, responses)
+      await insertArrays(trx, 'mention', MENTION_COLUMNS, mentions)
+      await insertArrays(trx, 'citation', CITATION_COLUMNS, citations)
+    })
+    progress(responses.length)
+  }
+  // AIO: every prompt once a day, loaded a month at a time.
+  for (let firstDay = 0; firstDay < DAYS; firstDay += 30) {
+   const observations: Row[] = []
+   const appearances: Row[] = []
+   for (let day = firstDay; day < Math.min(DAYS, firstDay + 30); day++) {
+    const dayMs = startMs + day * 86_400_000
+    for (const [p, prompt] of ws.prompts.entries()) {
+      const observationId = id(ws.id, 'aio', day, p)
+      const observedAt = new Date(dayMs + rng.int(0, 86_399) * 1000)
+      const hasAio = rng.chance(0.65)
+      const named = hasAio ? rng.weightedSample(ws.brands, rng.int(0, 4), (b) => b.weight) : []
+      observations.push({ workspace_id: ws.id, id: observationId, prompt_id: prompt.id, observed_at: observedAt, has_aio: hasAio, overview_text: hasAio ? `Overview: ${named.map((b) => b.name).join(', ') || 'several tools'} are commonly recommended.` : null, external_id: `bench-aio-${day}-${p}` })
+      named.forEach((brand, position) => appearances.push({ workspace_id: ws.id, observation_id: observationId, brand_id: brand.id, prompt_id: prompt.id, observed_at: observedAt, position: position + 1 }))
+    }
+   }
+    await db.transaction().execute(async (trx) => {
+      await insertArrays(trx, 'aio_observation', AIO_COLUMNS, observations)
+      await insertArrays(trx, 'aio_appearance', APPEARANCE_COLUMNS, appearances)
+    })
+  }
+}
+
+const started = performance.now()
+const databaseUrl = process.env.DATABASE_URL || undefined
+const dataDir = process.env.BEACON_DATA_DIR || './bench-data'
+const database = await openDatabase({ databaseUrl, dataDir, databasePoolSize: 4 })
+await migrateToLatest(database.db)
+const db = database.db
+if (database.backend === 'postgres') await sql`set synchronous_commit = off`.execute(db)
+
+// Start from a clean slate for these workspaces (re-runs replace the dataset).
+const workspaces = [buildWorkspace(0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
+const ids = workspaces.map((w) => w.id)
+for (const table of ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'api_key', 'export_log'] as const) {
+  await db.deleteFrom(table).where('workspace_id', 'in', ids).execute()
+}
+await db.deleteFrom('workspace').where('id', 'in', ids).execute()
+
+const endDay = todayUtc()
+const totalResponses = workspaces.reduce((n, w) => n + w.responses, 0)
+let loaded = 0
+let lastPrint = 0
+for (const ws of workspaces) {
+  if (!values.quiet) process.stderr.write(`workspace ${ws.name}: ${ws.responses.toLocaleString('en')} responses\n`)
+  await loadWorkspace(db, ws, endDay, (n) => {
+    loaded += n
+    if (!values.quiet && (performance.now() - lastPrint > 2000 || loaded === totalResponses)) {
+      lastPrint = performance.now()
+      const seconds = (performance.now() - started) / 1000
+      process.stderr.write(`  ${loaded.toLocaleString('en')}/${totalResponses.toLocaleString('en')} responses, ${Math.round(loaded / seconds).toLocaleString('en')}/s\n`)
+    }
+  })
+}
+if (database.backend === 'postgres') await sql`analyze`.execute(db)
+const key = await createApiKey(db, { workspaceId: workspaces[0].id, scopes: [...SCOPES], name: 'bench' })
+const counts = await sql<{ responses: number; mentions: number; citations: number; observations: number }>`
+  select (select count(*) from response where workspace_id = ${workspaces[0].id}) as responses,
+         (select count(*) from mention where workspace_id = ${workspaces[0].id}) as mentions,
+         (select count(*) from citation where workspace_id = ${workspaces[0].id}) as citations,
+         (select count(*) from aio_observation where workspace_id = ${workspaces[0].id}) as observations`.execute(db)
+await database.close()
+
+const seconds = Math.round((performance.now() - started) / 100) / 10
+const summary = {
+  backend: database.backend,
+  database: databaseUrl ? databaseUrl.replace(/\/\/[^@]*@/, '//') : `pglite:${dataDir}`,
+  seed: SEED,
+  days: DAYS,
+  end_day: endDay,
+  workspace_id: workspaces[0].id,
+  key: key.key,
+  main: counts.rows[0],
+  noise_workspaces: 9,
+  total_responses: totalResponses,
+  load_seconds: seconds,
+}
+writeFileSync('bench/.dataset.json', `${JSON.stringify(summary, null, 2)}\n`)
+const { key: _secret, ...shown } = summary
+console.log(JSON.stringify(shown, null, 2))
+console.log(`Loaded ${totalResponses.toLocaleString('en')} responses in ${seconds} s; key and ids in bench/.dataset.json`)
