@@ -22,7 +22,7 @@ export function createFallbackLimiterStore(redis: Redis | undefined, log: Fastif
     private readonly shared: Store | undefined
     private degraded = false
 
-    constructor(params: { continueExceeding: boolean; exponentialBackoff: boolean }) {
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
       this.local = new LocalStore(params.continueExceeding, params.exponentialBackoff)
       this.shared = redis ? new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, nameSpace) : undefined
     }
