@@ -12,7 +12,7 @@ const RedisStore = require('@fastify/rate-limit/store/RedisStore.js')
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void
 interface Store {
-  incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void
+  incr(key: string, callback: IncrCallback, timeWindow?: number, max?: number): void
   child(routeOptions: unknown): Store
 }
 
@@ -33,7 +33,8 @@ export function createFallbackLimiterStore(redis: Redis | undefined, log: Fastif
       log.warn({ reason }, 'Redis unavailable: request limiter falls back to per-instance counting until it returns')
     }
 
-    incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void {
+    // The plugin passes timeWindow and max at run time; its type declarations omit them.
+    incr(key: string, callback: IncrCallback, timeWindow?: number, max?: number): void {
       if (!this.shared || !redis) return this.local.incr(key, callback, timeWindow, max)
       if (redis.status !== 'ready') {
         this.fallBack(`connection ${redis.status}`)
