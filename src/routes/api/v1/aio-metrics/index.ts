@@ -1,3 +1,22 @@
 import type { FastifyInstance } from 'fastify'
+import { resolveDateRange } from '../../../../http/date-range.js'
+import { getAioMetrics } from '../../../../queries/aio/get-aio-metrics.js'
+import { getPromptAioMetrics } from '../../../../queries/aio/get-prompt-aio-metrics.js'
+import { getAioMetricsSchema, getPromptAioMetricsSchema, type AioMetricsQuery, type PromptAioMetricsQuery } from './schemas.js'
 
-export async function aioMetricsRoutes(_app: FastifyInstance): Promise<void> {}
+export async function aioMetricsRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/aio-metrics', { schema: getAioMetricsSchema }, async (request) => {
+    const query = request.query as AioMetricsQuery
+    const range = resolveDateRange({ start: query.start_date, end: query.end_date })
+    const data = await getAioMetrics(app.database.db, request.auth.workspaceId, { range, tags: query.tags ?? [], targetBrandId: query.target_brand_id })
+    return { success: true as const, data, message: `AIO coverage over ${data.total_queries} ${data.total_queries === 1 ? 'query' : 'queries'}` }
+  })
+
+  app.get('/aio-metrics/prompt/:prompt_id', { schema: getPromptAioMetricsSchema }, async (request) => {
+    const { prompt_id } = request.params as { prompt_id: string }
+    const query = request.query as PromptAioMetricsQuery
+    const range = resolveDateRange({ start: query.start_date, end: query.end_date })
+    const data = await getPromptAioMetrics(app.database.db, request.auth.workspaceId, prompt_id, { range, targetBrandId: query.target_brand_id })
+    return { success: true as const, data }
+  })
+}

@@ -1,8 +1,34 @@
 import type { FastifyInstance } from 'fastify'
+import { paginationPlain } from '../../../../http/pagination.js'
 import { createPrompt, updatePrompt } from '../../../../manage/prompts.js'
+import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
+import { getPromptDetail } from '../../../../queries/prompts/get-prompt-detail.js'
+import { getPromptPerformance } from '../../../../queries/prompts/get-prompt-performance.js'
+import { getPromptSchema, getPromptsSchema, type PromptDetailQuery, type PromptListQuery } from './read-schemas.js'
 import { createPromptRoute, updatePromptRoute } from './write-schemas.js'
 
 export async function promptsRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/prompts', { schema: getPromptsSchema }, async (request) => {
+    const query = request.query as PromptListQuery
+    const { workspaceId } = request.auth
+    const filters = await resolveAnalyticsFilters(app.database.db, workspaceId, query)
+    // DESIGN §4: per_page given → pages of that size; absent → everything on one page.
+    const paged = query.per_page !== undefined ? { page: query.page ?? 1, perPage: query.per_page } : undefined
+    const { prompts, totalItems } = await getPromptPerformance(app.database.db, workspaceId, query.brand_id, filters, paged)
+    if (paged) return { success: true as const, data: { prompts, pagination: paginationPlain(paged, totalItems) } }
+    // One page holding everything: any later page is past the end.
+    const page = { page: query.page ?? 1, perPage: Math.max(totalItems, 1) }
+    return { success: true as const, data: { prompts: page.page === 1 ? prompts : [], pagination: paginationPlain(page, totalItems) } }
+  })
+
+  app.get('/prompts/:prompt_id', { schema: getPromptSchema }, async (request) => {
+    const { prompt_id } = request.params as { prompt_id: string }
+    const query = request.query as PromptDetailQuery
+    const filters = await resolveAnalyticsFilters(app.database.db, request.auth.workspaceId, query)
+    const data = await getPromptDetail(app.database.db, request.auth.workspaceId, prompt_id, filters)
+    return { success: true as const, data }
+  })
+
   app.post('/prompts', createPromptRoute, async (request, reply) => {
     const prompt = await createPrompt(app.database.db, request.auth.workspaceId, request.body as never)
     reply.status(201)

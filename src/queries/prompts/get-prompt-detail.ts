@@ -1,0 +1,225 @@
+// GET /prompts/{id}: one prompt's responses in R, the previous period of equal length,
+// and each active brand's visibility among them (DESIGN §7; share_of_voice and the
+// change are our extension). A handful of grouped aggregates run side by side; JS only
+// folds their small results (per provider × day, per brand × provider).
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
+import type { DB } from '../../db/database.js'
+import type { Database } from '../../db/schema.js'
+import { addDays, daysBetween, eachDay, rangeBounds, type DateRange } from '../../http/date-range.js'
+import { AppError } from '../../http/errors.js'
+import { PROVIDERS } from '../../http/schemas.js'
+import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
+import { percentage, roundPosition, roundSentiment } from '../rounding.js'
+
+export interface PeriodMetrics {
+  response_count: number
+  responses_with_mentions: number
+  brands_mentioned: number
+  avg_sentiment: number
+}
+
+export interface PromptDetail {
+  prompt: { id: string; text: string; tags: string[]; is_active: boolean; created_at: Date }
+  period: DateRange
+  metrics: PeriodMetrics
+  previous_period: DateRange & { metrics: PeriodMetrics }
+  change: { response_count: number; responses_with_mentions: number; avg_sentiment: number }
+  brands: {
+    brand_id: string
+    name: string
+    is_primary: boolean
+    visibility_score: number
+    mention_count: number
+    share_of_voice: number
+    sentiment_avg: number
+    position_avg: number
+  }[]
+  by_provider: { provider: string; response_count: number; brands: Record<string, number> }[]
+  daily_trend: { date: string; response_count: number }[]
+  top_sources: { domain: string; citation_count: number }[]
+}
+
+const TOP_SOURCES = 10
+
+/** The period of equal length that ends the day before `range` starts. */
+export function previousRange(range: DateRange): DateRange {
+  const end = addDays(range.start, -1)
+  return { start: addDays(end, -daysBetween(range.start, range.end)), end }
+}
+
+export async function getPromptDetail(db: DB, workspaceId: string, promptId: string, filters: AnalyticsFilters): Promise<PromptDetail> {
+  const prompt = await db
+    .selectFrom('prompt')
+    .select(['id', 'text', 'tags', 'is_active', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', promptId)
+    .executeTakeFirst()
+  if (!prompt) throw new AppError(404, 'not_found', `No prompt ${promptId} in this workspace; GET /api/v1/prompts lists its prompts`)
+
+  const prevRange = previousRange(filters.range)
+  const previous: AnalyticsFilters = { ...filters, range: prevRange, ...rangeBounds(prevRange) }
+
+  // Fact rows of this prompt in the period; mentions only of brands that are active now.
+  const factsOf =
+    <T extends 'response' | 'mention' | 'citation'>(table: T, period: AnalyticsFilters) =>
+    (eb: ExpressionBuilder<Database, T>): Expression<SqlBool> => {
+      const conditions = [responseFilterConditions(eb, table, workspaceId, period), sql<SqlBool>`${sql.ref(`${table}.prompt_id`)} = ${promptId}`]
+      if (table === 'mention') {
+        conditions.push(sql<SqlBool>`mention.brand_id in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)`)
+      }
+      return eb.and(conditions)
+    }
+
+  const day = sql<string>`to_char(response.created_at at time zone 'UTC', 'YYYY-MM-DD')`
+  const responsesByProviderDay = db
+    .selectFrom('response')
+    .select((eb) => [
+      'response.provider',
+      day.as('day'),
+      eb.fn.countAll<number>().as('responses'),
+      sql<number | null>`sum(response.sentiment)`.as('sentiment_sum'),
+      sql<number>`count(response.sentiment)`.as('sentiment_count'),
+    ])
+    .where(factsOf('response', filters))
+    .groupBy(['response.provider', day])
+    .execute()
+
+  const mentionsByBrandProvider = db
+    .selectFrom('mention')
+    .select((eb) => [
+      'mention.brand_id',
+      'mention.provider',
+      eb.fn.countAll<number>().as('responses'),
+      sql<number>`sum(mention.occurrences)`.as('occurrences'),
+      sql<number | null>`sum(mention.sentiment)`.as('sentiment_sum'),
+      sql<number>`count(mention.sentiment)`.as('sentiment_count'),
+      sql<number>`sum(mention.position)`.as('position_sum'),
+    ])
+    .where(factsOf('mention', filters))
+    .groupBy(['mention.brand_id', 'mention.provider'])
+    .execute()
+
+  const responseTotals = (period: AnalyticsFilters) =>
+    db
+      .selectFrom('response')
+      .select((eb) => [eb.fn.countAll<number>().as('responses'), sql<number | null>`avg(response.sentiment)`.as('sentiment')])
+      .where(factsOf('response', period))
+      .executeTakeFirstOrThrow()
+
+  const mentionTotals = (period: AnalyticsFilters) =>
+    db
+      .selectFrom('mention')
+      .select([sql<number>`count(distinct mention.response_id)`.as('responses'), sql<number>`count(distinct mention.brand_id)`.as('brands')])
+      .where(factsOf('mention', period))
+      .executeTakeFirstOrThrow()
+
+  const topSources = db
+    .selectFrom('citation')
+    .select((eb) => ['citation.domain', eb.fn.countAll<number>().as('citation_count')])
+    .where(factsOf('citation', filters))
+    .groupBy('citation.domain')
+    .orderBy('citation_count', 'desc')
+    .orderBy(sql`citation.domain collate "C"`)
+    .limit(TOP_SOURCES)
+    .execute()
+
+  const brandList = db
+    .selectFrom('brand')
+    .select(['id', 'name', 'is_primary'])
+    .where('workspace_id', '=', workspaceId)
+    .where('is_active', '=', true)
+    .execute()
+
+  const [byProviderDay, byBrandProvider, current, currentMentions, before, beforeMentions, sources, brands] = await Promise.all([
+    responsesByProviderDay,
+    mentionsByBrandProvider,
+    responseTotals(filters),
+    mentionTotals(filters),
+    responseTotals(previous),
+    mentionTotals(previous),
+    topSources,
+    brandList,
+  ])
+
+  const providerResponses = new Map<string, number>()
+  const dayResponses = new Map<string, number>()
+  for (const row of byProviderDay) {
+    providerResponses.set(row.provider, (providerResponses.get(row.provider) ?? 0) + Number(row.responses))
+    dayResponses.set(row.day, (dayResponses.get(row.day) ?? 0) + Number(row.responses))
+  }
+
+  const metrics = (totals: { responses: number; sentiment: number | null }, mentions: { responses: number; brands: number }): PeriodMetrics => ({
+    response_count: Number(totals.responses),
+    responses_with_mentions: Number(mentions.responses),
+    brands_mentioned: Number(mentions.brands),
+    avg_sentiment: totals.sentiment === null ? 0 : roundSentiment(Number(totals.sentiment)),
+  })
+  const now = metrics(current, currentMentions)
+  const then = metrics(before, beforeMentions)
+
+  interface BrandSums {
+    responses: number
+    occurrences: number
+    sentimentSum: number
+    sentimentCount: number
+    positionSum: number
+    byProvider: Map<string, number>
+  }
+  const sums = new Map<string, BrandSums>()
+  let allOccurrences = 0
+  for (const row of byBrandProvider) {
+    const s = sums.get(row.brand_id) ?? { responses: 0, occurrences: 0, sentimentSum: 0, sentimentCount: 0, positionSum: 0, byProvider: new Map() }
+    s.responses += Number(row.responses)
+    s.occurrences += Number(row.occurrences)
+    s.sentimentSum += Number(row.sentiment_sum ?? 0)
+    s.sentimentCount += Number(row.sentiment_count)
+    s.positionSum += Number(row.position_sum)
+    s.byProvider.set(row.provider, Number(row.responses))
+    sums.set(row.brand_id, s)
+    allOccurrences += Number(row.occurrences)
+  }
+
+  const brandRows = brands
+    .map((brand) => {
+      const s = sums.get(brand.id)
+      return {
+        brand_id: brand.id,
+        name: brand.name,
+        is_primary: brand.is_primary,
+        visibility_score: percentage(s?.responses ?? 0, now.response_count),
+        mention_count: s?.occurrences ?? 0,
+        share_of_voice: percentage(s?.occurrences ?? 0, allOccurrences),
+        sentiment_avg: s && s.sentimentCount > 0 ? roundSentiment(s.sentimentSum / s.sentimentCount) : 0,
+        position_avg: s && s.responses > 0 ? roundPosition(s.positionSum / s.responses) : 0,
+      }
+    })
+    .sort((a, b) => b.visibility_score - a.visibility_score || compareText(a.name, b.name))
+
+  const providers = [...PROVIDERS].sort()
+  return {
+    prompt,
+    period: filters.range,
+    metrics: now,
+    previous_period: { ...prevRange, metrics: then },
+    change: {
+      response_count: now.response_count - then.response_count,
+      responses_with_mentions: now.responses_with_mentions - then.responses_with_mentions,
+      // From the rounded values, so the change matches what the two periods show.
+      avg_sentiment: roundSentiment(now.avg_sentiment - then.avg_sentiment),
+    },
+    brands: brandRows,
+    by_provider: providers.map((provider) => {
+      const total = providerResponses.get(provider) ?? 0
+      return {
+        provider,
+        response_count: total,
+        brands: Object.fromEntries(brandRows.map((b) => [b.name, percentage(sums.get(b.brand_id)?.byProvider.get(provider) ?? 0, total)])),
+      }
+    }),
+    daily_trend: eachDay(filters.range).map((date) => ({ date, response_count: dayResponses.get(date) ?? 0 })),
+    top_sources: sources.map((s) => ({ domain: s.domain, citation_count: Number(s.citation_count) })),
+  }
+}
+
+// Plain string order: the same as collate "C" for the names brands have in practice.
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
