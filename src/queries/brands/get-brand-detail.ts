@@ -1,0 +1,262 @@
+// One brand over a period (an extension: the spec leaves its shape open). Beside the
+// dashboard metrics it carries share of voice, the previous period of equal length and
+// the change (DESIGN §7, last point), a per-provider split, a zero-filled daily trend,
+// and the prompts and sources behind the numbers.
+//
+// Current and previous periods come from the same aggregates over both periods at once,
+// so the whole detail costs six queries, run together.
+import { expressionBuilder, sql } from 'kysely'
+import type { DB } from '../../db/database.js'
+import type { Database } from '../../db/schema.js'
+import { PROVIDERS } from '../../http/schemas.js'
+import { addDays, daysBetween, eachDay, rangeBounds, type DateRange } from '../../http/date-range.js'
+import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
+import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
+import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
+
+export interface PeriodMetrics {
+  visibility_score: number
+  mention_count: number
+  sentiment_avg: number
+  position_avg: number
+  share_of_voice: number
+  response_count: number
+  responses_mentioning: number
+}
+
+export interface ProviderMetrics {
+  provider: string
+  visibility_score: number
+  mention_count: number
+  sentiment_avg: number
+  position_avg: number
+  response_count: number
+}
+
+export interface BrandDetail {
+  brand: BrandRecord
+  period: DateRange
+  metrics: PeriodMetrics
+  previous_period: DateRange & { metrics: PeriodMetrics }
+  change: Pick<PeriodMetrics, 'visibility_score' | 'mention_count' | 'sentiment_avg' | 'position_avg' | 'share_of_voice'>
+  by_provider: ProviderMetrics[]
+  daily_trend: { date: string; visibility_score: number; mention_count: number }[]
+  top_prompts: { prompt_id: string; text: string; visibility_score: number; mention_count: number; response_count: number }[]
+  top_sources: { domain: string; citation_count: number }[]
+}
+
+const TOP_LIMIT = 10
+
+/** The same number of days immediately before the range. */
+export function previousRange(range: DateRange): DateRange {
+  const days = daysBetween(range.start, range.end) + 1
+  return { start: addDays(range.start, -days), end: addDays(range.start, -1) }
+}
+
+/** Additive parts of the metrics, so days and providers can be summed exactly before dividing. */
+interface Tally {
+  responses: number
+  mentioning: number
+  occurrences: number
+  sentimentSum: number
+  sentimentCount: number
+  positionSum: number
+  /** occurrences of every active brand (and this one): the share-of-voice denominator; per period only */
+  allOccurrences: number
+}
+
+const emptyTally = (): Tally => ({ responses: 0, mentioning: 0, occurrences: 0, sentimentSum: 0, sentimentCount: 0, positionSum: 0, allOccurrences: 0 })
+
+function add(into: Tally, part: Partial<Tally>): void {
+  for (const key of Object.keys(part) as (keyof Tally)[]) into[key] += part[key] ?? 0
+}
+
+const visibility = (t: Tally) => percentage(t.mentioning, t.responses)
+const sentiment = (t: Tally) => (t.sentimentCount > 0 ? roundSentiment(t.sentimentSum / t.sentimentCount) : 0)
+const position = (t: Tally) => (t.mentioning > 0 ? roundPosition(t.positionSum / t.mentioning) : 0)
+
+function periodMetrics(t: Tally): PeriodMetrics {
+  return {
+    visibility_score: visibility(t),
+    mention_count: t.occurrences,
+    sentiment_avg: sentiment(t),
+    position_avg: position(t),
+    share_of_voice: percentage(t.occurrences, t.allOccurrences),
+    response_count: t.responses,
+    responses_mentioning: t.mentioning,
+  }
+}
+
+export async function getBrandDetail(db: DB, workspaceId: string, brandId: string, filters: AnalyticsFilters): Promise<BrandDetail | null> {
+  const previous = previousRange(filters.range)
+  // Both periods at once: from the previous start to the current end.
+  const span: AnalyticsFilters = { ...filters, from: rangeBounds(previous).from }
+  // Rows of the current period get their UTC day; the previous period only needs totals,
+  // so its rows share one null bucket and skip the formatting.
+  const day = sql<string | null>`case when created_at >= ${filters.from} then to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') end`
+
+  const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
+    db.selectFrom('brand').select([...brandRecordColumns]).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst(),
+    // The brand's own mentions (its index), by day and provider.
+    db
+      .selectFrom('mention')
+      .select((eb) => [
+        day.as('day'),
+        'provider',
+        eb.fn.countAll<number>().as('mentioning'),
+        eb.fn.sum<number>('occurrences').as('occurrences'),
+        // sum/count skip null sentiments, as DESIGN §7 asks.
+        sql<number>`coalesce(sum(sentiment), 0)`.as('sentiment_sum'),
+        eb.fn.count<number>('sentiment').as('sentiment_count'),
+        eb.fn.sum<number>('position').as('position_sum'),
+      ])
+      .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, span))
+      .where('brand_id', '=', brandId)
+      .groupBy([sql`1`, 'provider'])
+      .execute(),
+    // Share-of-voice denominators: occurrences of every active brand (and this one), per period.
+    db
+      .selectFrom('mention')
+      .select((eb) => [sql<boolean>`created_at >= ${filters.from}`.as('current'), eb.fn.sum<number>('occurrences').as('occurrences')])
+      .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, span))
+      .where((eb) =>
+        eb.or([
+          eb('brand_id', '=', brandId),
+          eb('brand_id', 'in', eb.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).where('is_active', '=', true)),
+        ]),
+      )
+      .groupBy(sql`1`)
+      .execute(),
+    db
+      .selectFrom('response')
+      .select([day.as('day'), 'provider', (eb) => eb.fn.countAll<number>().as('responses')])
+      .where((eb) => responseFilterConditions(eb, 'response', workspaceId, span))
+      .groupBy([sql`1`, 'provider'])
+      .execute(),
+    db
+      .selectFrom(
+        db
+          .selectFrom('response')
+          .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('responses')])
+          .where((eb) => responseFilterConditions(eb, 'response', workspaceId, filters))
+          .groupBy('prompt_id')
+          .as('rp'),
+      )
+      .innerJoin('prompt as p', (join) => join.on('p.workspace_id', '=', workspaceId).onRef('p.id', '=', 'rp.prompt_id'))
+      .leftJoin(
+        db
+          .selectFrom('mention')
+          .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('mentioning'), (eb) => eb.fn.sum<number>('occurrences').as('occurrences')])
+          .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, filters))
+          .where('brand_id', '=', brandId)
+          .groupBy('prompt_id')
+          .as('mp'),
+        (join) => join.onRef('mp.prompt_id', '=', 'rp.prompt_id'),
+      )
+      .select([
+        'rp.prompt_id',
+        'p.text',
+        'rp.responses',
+        sql<number>`coalesce(mp.mentioning, 0)`.as('mentioning'),
+        sql<number>`coalesce(mp.occurrences, 0)`.as('occurrences'),
+      ])
+      .orderBy(sql`coalesce(mp.mentioning, 0)::float8 / rp.responses`, 'desc')
+      .orderBy(sql`coalesce(mp.occurrences, 0)`, 'desc')
+      .orderBy('rp.responses', 'desc')
+      .orderBy('rp.prompt_id')
+      .limit(TOP_LIMIT)
+      .execute(),
+    // Driven from the brand's mentions (same filter columns as their responses), each
+    // probing its response's citations by primary key. Written as a lateral join so the
+    // plan stays this one even without table statistics (PGlite never gathers them).
+    db
+      .selectFrom('mention')
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('citation')
+            .select('citation.domain')
+            .whereRef('citation.workspace_id', '=', 'mention.workspace_id')
+            .whereRef('citation.response_id', '=', 'mention.response_id')
+            .as('c'),
+        (join) => join.onTrue(),
+      )
+      .select(['c.domain', (eb) => eb.fn.countAll<number>().as('citations')])
+      // With a join the builder's table type is wider than the shared helper accepts; a
+      // standalone builder gives the same conditions (they only use the table name given).
+      .where(responseFilterConditions(expressionBuilder<Database, 'mention'>(), 'mention', workspaceId, filters))
+      .where('mention.brand_id', '=', brandId)
+      .groupBy('c.domain')
+      .orderBy('citations', 'desc')
+      .orderBy('c.domain')
+      .limit(TOP_LIMIT)
+      .execute(),
+  ])
+  if (!brand) return null
+
+  const current = emptyTally()
+  const before = emptyTally()
+  const byProvider = new Map<string, Tally>(PROVIDERS.map((p) => [p, emptyTally()]))
+  const byDay = new Map<string, Tally>(eachDay(filters.range).map((d) => [d, emptyTally()]))
+  const place = (row: { day: string | null; provider: string }, part: Partial<Tally>) => {
+    if (row.day === null) {
+      add(before, part)
+      return
+    }
+    add(current, part)
+    // A provider outside the catalogue cannot be stored (foreign key); the guard is for types.
+    const provider = byProvider.get(row.provider)
+    if (provider) add(provider, part)
+    const daily = byDay.get(row.day)
+    if (daily) add(daily, part)
+  }
+  for (const row of responseRows) place(row, { responses: Number(row.responses) })
+  for (const row of brandRows) {
+    place(row, {
+      mentioning: Number(row.mentioning),
+      occurrences: Number(row.occurrences),
+      sentimentSum: Number(row.sentiment_sum),
+      sentimentCount: Number(row.sentiment_count),
+      positionSum: Number(row.position_sum),
+    })
+  }
+  for (const row of voiceRows) add(row.current ? current : before, { allOccurrences: Number(row.occurrences) })
+
+  const metrics = periodMetrics(current)
+  const previousMetrics = periodMetrics(before)
+  // The change is between the numbers shown, so a reader can check it by subtraction.
+  const change = {
+    visibility_score: roundScore(metrics.visibility_score - previousMetrics.visibility_score),
+    mention_count: metrics.mention_count - previousMetrics.mention_count,
+    sentiment_avg: roundSentiment(metrics.sentiment_avg - previousMetrics.sentiment_avg),
+    position_avg: roundPosition(metrics.position_avg - previousMetrics.position_avg),
+    share_of_voice: roundScore(metrics.share_of_voice - previousMetrics.share_of_voice),
+  }
+
+  return {
+    brand: toBrandRecord(brand),
+    period: filters.range,
+    metrics,
+    previous_period: { ...previous, metrics: previousMetrics },
+    change,
+    by_provider: [...byProvider.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([provider, t]) => ({
+        provider,
+        visibility_score: visibility(t),
+        mention_count: t.occurrences,
+        sentiment_avg: sentiment(t),
+        position_avg: position(t),
+        response_count: t.responses,
+      })),
+    daily_trend: [...byDay.entries()].map(([date, t]) => ({ date, visibility_score: visibility(t), mention_count: t.occurrences })),
+    top_prompts: topPrompts.map((row) => ({
+      prompt_id: row.prompt_id,
+      text: row.text,
+      visibility_score: percentage(Number(row.mentioning), Number(row.responses)),
+      mention_count: Number(row.occurrences),
+      response_count: Number(row.responses),
+    })),
+    top_sources: topSources.map((row) => ({ domain: row.domain, citation_count: Number(row.citations) })),
+  }
+}
