@@ -45,3 +45,9 @@ export function eachDay(range: DateRange): string[] {
   for (let day = range.start; day <= range.end; day = addDays(day, 1)) days.push(day)
   return days
 }
+
+/** The period of equal length that ends the day before `range` starts. */
+export function previousRange(range: DateRange): DateRange {
+  const days = daysBetween(range.start, range.end) + 1
+  return { start: addDays(range.start, -days), end: addDays(range.start, -1) }
+}

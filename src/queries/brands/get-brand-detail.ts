@@ -9,7 +9,7 @@ import { expressionBuilder, sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { Database } from '../../db/schema.js'
 import { PROVIDERS } from '../../http/schemas.js'
-import { addDays, daysBetween, eachDay, rangeBounds, type DateRange } from '../../http/date-range.js'
+import { eachDay, previousRange, rangeBounds, type DateRange } from '../../http/date-range.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
@@ -46,12 +46,6 @@ export interface BrandDetail {
 }
 
 const TOP_LIMIT = 10
-
-/** The same number of days immediately before the range. */
-export function previousRange(range: DateRange): DateRange {
-  const days = daysBetween(range.start, range.end) + 1
-  return { start: addDays(range.start, -days), end: addDays(range.start, -1) }
-}
 
 /** Additive parts of the metrics, so days and providers can be summed exactly before dividing. */
 interface Tally {

@@ -5,7 +5,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { Database } from '../../db/schema.js'
-import { addDays, daysBetween, eachDay, rangeBounds, type DateRange } from '../../http/date-range.js'
+import { eachDay, previousRange, rangeBounds, type DateRange } from '../../http/date-range.js'
 import { AppError } from '../../http/errors.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
@@ -40,12 +40,6 @@ export interface PromptDetail {
 }
 
 const TOP_SOURCES = 10
-
-/** The period of equal length that ends the day before `range` starts. */
-export function previousRange(range: DateRange): DateRange {
-  const end = addDays(range.start, -1)
-  return { start: addDays(end, -daysBetween(range.start, range.end)), end }
-}
 
 export async function getPromptDetail(db: DB, workspaceId: string, promptId: string, filters: AnalyticsFilters): Promise<PromptDetail> {
   const prompt = await db
