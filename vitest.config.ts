@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Fault tests start and stop private services; they run on their own (npm run test:faults).
+    exclude: ['test/faults/**', 'node_modules/**'],
     // PGlite boots a WASM Postgres per suite; give slow CI machines room.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -53,6 +53,10 @@ export async function connect(options: { databaseUrl: string | undefined; dataDi
     })
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {})
+    // A checked-out client between queries has no listener of its own; a server shutdown
+    // would emit an unhandled 'error' and kill the process. The query still rejects, and
+    // the pool drops the broken client on release.
+    pool.on('connect', (client) => client.on('error', () => {}))
     return { backend: 'postgres', dialect: new PostgresDialect({ pool }), pool, afterDestroy: () => {} }
   }
   const parsers = {

@@ -75,12 +75,35 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
 }
 
 // The database is unreachable or refusing connections: a retryable 503, not a 500.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003', '53300'])
+// Socket errors (host gone, unresolvable, reset), PostgreSQL's shutdown/startup/crash
+// codes (57P01-57P03), connection-class errors (08xxx) and too_many_connections.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+])
+// node-postgres and pg-pool raise these without a code: pool connect timeout, socket
+// closed mid-query, a pooled client whose connection already failed, query_timeout.
+const UNAVAILABLE_MESSAGES = /(timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|encountered a connection error and is not queryable|Query read timeout)/i
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined
   if (!e) return false
   if (e.code && UNAVAILABLE_CODES.has(e.code)) return true
-  return typeof e.message === 'string' && /(timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED)/i.test(e.message)
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -88,7 +111,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (appError.statusCode === 500 && isDatabaseUnavailable(error)) {
     appError = new AppError(503, 'service_unavailable', 'The database is unavailable; retry shortly', { headers: { 'Retry-After': 5 } })
   }
-  if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  // An outage answers thousands of requests with 503: one warn line each, not a stack.
+  if (appError.statusCode === 503) request.log.warn({ code: appError.code, cause: (error as { code?: string }).code ?? error.message }, appError.message)
+  else if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
   else request.log.info({ code: appError.code, status: appError.statusCode }, appError.message)
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value)
   reply.status(appError.statusCode).type('application/json; charset=utf-8').send(errorBody(appError, request.id))

@@ -10,6 +10,8 @@ describe.skipIf(!process.env.REDIS_URL)('per-key limiter shared through Redis', 
   beforeAll(async () => {
     ctx = await createTestContext('pglite', { rateLimitPerMinute: 4 })
     redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 })
+    // Until the client is ready the limiter counts per instance, by design.
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve))
   })
   afterAll(async () => {
     redis.disconnect()
