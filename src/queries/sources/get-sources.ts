@@ -1,0 +1,152 @@
+// Cited domains over R (DESIGN §7, spec 2.6): one aggregate ranks the domains, one grouped
+// daily count covers the requested page's domains only, and the size of R gives the shares.
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { DB } from '../../db/database.js'
+import { compileSourceClassifier, type SourceType } from '../../analysis/source-types.js'
+import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import type { AnalyticsFilters } from '../analytics-filters.js'
+import { percentage, roundScore } from '../rounding.js'
+import { citationConditions } from './citation-scope.js'
+import { zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
+import { ensurePromptTemplate } from './ensure-prompt-template.js'
+
+export interface SourceRecord {
+  domain: string
+  source_type: SourceType
+  citation_count: number
+  authority_score: number
+  usage_percentage: number
+  last_cited: Date
+  daily_chart: DailyCount[]
+}
+
+export interface SourcesPage {
+  sources: SourceRecord[]
+  totalItems: number
+}
+
+export interface SourcesOptions extends PageRequest {
+  promptId?: string
+}
+
+interface DomainRow {
+  domain: string
+  citation_count: number
+  citing_providers: number
+  citing_prompts: number
+  last_cited: Date
+  total_items: number
+}
+
+interface Population {
+  responses: number
+  providers: number
+  prompts: number
+}
+
+export async function getSources(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions): Promise<SourcesPage> {
+  const scope = { promptId: options.promptId }
+  const [, population, rows, classify] = await Promise.all([
+    ensurePromptTemplate(db, workspaceId, options.promptId),
+    responsePopulation(db, citationConditions('response', workspaceId, filters, scope)),
+    domainPage(db, citationConditions('citation', workspaceId, filters, scope), options),
+    sourceClassifier(db, workspaceId),
+  ])
+  if (rows.length === 0) {
+    // count(*) over () only rides along on rows; past the last page ask for the total.
+    const totalItems = pageOffset(options) > 0 ? await countDomains(db, citationConditions('citation', workspaceId, filters, scope)) : 0
+    return { sources: [], totalItems }
+  }
+
+  const domains = rows.map((row) => row.domain)
+  // A response has one created_at, so its distinct count per (domain, day) adds up
+  // exactly to the per-domain count: the chart query also yields the citing responses.
+  const daily = await sql<KeyedDayCount & { responses: number }>`
+    select domain as key, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count,
+      count(distinct response_id) as responses
+    from citation
+    where ${citationConditions('citation', workspaceId, filters, { ...scope, domains })}
+    group by 1, 2
+  `.execute(db)
+  const charts = zeroFilledCharts(filters.range, domains, daily.rows)
+  const citingResponses = new Map<string, number>()
+  for (const row of daily.rows) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + row.responses)
+
+  const sources = rows.map((row) => ({
+    domain: row.domain,
+    source_type: classify(row.domain),
+    citation_count: row.citation_count,
+    authority_score: authorityScore(row, population),
+    usage_percentage: percentage(citingResponses.get(row.domain) ?? 0, population.responses),
+    last_cited: row.last_cited,
+    daily_chart: charts.get(row.domain) ?? [],
+  }))
+  return { sources, totalItems: rows[0].total_items }
+}
+
+/** 100 × sqrt(provider share × prompt share): broad only when cited across both. */
+function authorityScore(row: DomainRow, population: Population): number {
+  if (population.providers === 0 || population.prompts === 0) return 0
+  return roundScore(100 * Math.sqrt((row.citing_providers / population.providers) * (row.citing_prompts / population.prompts)))
+}
+
+// Grouped by (provider, prompt) so the database hashes instead of sorting for distinct
+// counts; the result has at most providers × prompts rows.
+async function responsePopulation(db: DB, where: Expression<SqlBool>): Promise<Population> {
+  const { rows } = await sql<{ provider: string; prompt_id: string; responses: number }>`
+    select provider, prompt_id, count(*) as responses from response where ${where} group by provider, prompt_id
+  `.execute(db)
+  return {
+    responses: rows.reduce((sum, row) => sum + row.responses, 0),
+    providers: new Set(rows.map((row) => row.provider)).size,
+    prompts: new Set(rows.map((row) => row.prompt_id)).size,
+  }
+}
+
+// Ranking needs no per-response de-duplication, so R's citations are folded by
+// (domain, provider, prompt) in one hash aggregate (small: domains × providers × prompts)
+// and the distinct provider/prompt counts run over that. Counting citing responses
+// needs a distinct over (domain, response) pairs, which on PostgreSQL with 3M citations
+// cost several times more (sorts spilling to disk); it is done for the page's domains only.
+async function domainPage(db: DB, where: Expression<SqlBool>, page: PageRequest): Promise<DomainRow[]> {
+  const { rows } = await sql<DomainRow>`
+    with slices as (
+      select domain, provider, prompt_id, count(*) as citations, max(created_at) as last_cited
+      from citation
+      where ${where}
+      group by domain, provider, prompt_id
+    )
+    select domain,
+      sum(citations) as citation_count,
+      count(distinct provider) as citing_providers,
+      count(distinct prompt_id) as citing_prompts,
+      max(last_cited) as last_cited,
+      count(*) over () as total_items
+    from slices
+    group by domain
+    order by citation_count desc, domain
+    limit ${page.perPage} offset ${pageOffset(page)}
+  `.execute(db)
+  return rows
+}
+
+async function countDomains(db: DB, where: Expression<SqlBool>): Promise<number> {
+  const { rows } = await sql<{ total: number }>`select count(distinct domain) as total from citation where ${where}`.execute(db)
+  return rows[0]?.total ?? 0
+}
+
+// Owned = the primary brand's site; competitors = the other brands still tracked
+// (inactive or rejected brands are no longer competitors the user cares about).
+async function sourceClassifier(db: DB, workspaceId: string): Promise<(domain: string) => SourceType> {
+  const brands = await db
+    .selectFrom('brand')
+    .select(['domain', 'is_primary'])
+    .where('workspace_id', '=', workspaceId)
+    .where('domain', 'is not', null)
+    .where((eb) => eb.or([eb('is_primary', '=', true), eb.and([eb('is_active', '=', true), eb('discovery_status', '<>', 'rejected')])]))
+    .execute()
+  return compileSourceClassifier({
+    ownedDomains: brands.filter((b) => b.is_primary).map((b) => b.domain as string),
+    competitorDomains: brands.filter((b) => !b.is_primary).map((b) => b.domain as string),
+  })
+}

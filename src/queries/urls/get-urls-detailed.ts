@@ -1,0 +1,49 @@
+import type { DB } from '../../db/database.js'
+import type { PageRequest } from '../../http/pagination.js'
+import type { AnalyticsFilters } from '../analytics-filters.js'
+import { zeroFilledCharts, type DailyCount } from '../sources/daily-chart.js'
+import { ensurePromptTemplate } from '../sources/ensure-prompt-template.js'
+import type { UrlRecord } from './get-urls.js'
+import { urlAttributes, urlDailyCounts, urlPage } from './url-page.js'
+
+export interface DetailedUrlRecord extends UrlRecord {
+  daily_chart: DailyCount[]
+  providers_citing: string[]
+}
+
+export interface UrlsDetailedOptions extends PageRequest {
+  promptId?: string
+}
+
+export async function getUrlsDetailed(
+  db: DB,
+  workspaceId: string,
+  filters: AnalyticsFilters,
+  options: UrlsDetailedOptions,
+): Promise<{ urls: DetailedUrlRecord[]; totalItems: number }> {
+  const scope = { promptId: options.promptId }
+  const [, { rows, totalItems }] = await Promise.all([
+    ensurePromptTemplate(db, workspaceId, options.promptId),
+    urlPage(db, workspaceId, filters, scope, options),
+  ])
+  const [attributes, daily] = await Promise.all([
+    urlAttributes(db, workspaceId, filters, scope, rows),
+    urlDailyCounts(db, workspaceId, filters, scope, rows),
+  ])
+  const charts = zeroFilledCharts(
+    filters.range,
+    rows.map((row) => row.url),
+    daily,
+  )
+  const urls = rows.map((row) => ({
+    url: row.url,
+    domain: row.domain,
+    title: attributes.get(row.url)?.title ?? '',
+    citation_count: row.citation_count,
+    first_cited: row.first_cited,
+    last_cited: row.last_cited,
+    daily_chart: charts.get(row.url) ?? [],
+    providers_citing: attributes.get(row.url)?.providers ?? [],
+  }))
+  return { urls, totalItems }
+}
