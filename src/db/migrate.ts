@@ -1,10 +1,12 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import * as initialSchema from './migrations/0001-initial-schema.js'
+import * as dailyRollups from './migrations/0003-daily-rollups.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
 // from a bundle. Add new ones to this list in order; names sort lexically.
 const migrations: Record<string, Migration> = {
   '0001-initial-schema': initialSchema,
+  '0003-daily-rollups': dailyRollups,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -136,6 +136,35 @@ export interface ExportLogTable {
   created_at: CreatedAt
 }
 
+export interface DailyResponseStatsTable {
+  workspace_id: string
+  day: string
+  provider: string
+  model: string
+  tags: string[]
+  responses: number
+}
+
+export interface DailyMentionStatsTable {
+  workspace_id: string
+  day: string
+  provider: string
+  model: string
+  tags: string[]
+  brand_id: string
+  responses: number
+  occurrences: number
+  position_sum: number
+  /** numeric: exact whatever the order of addition */
+  sentiment_sum: number
+  sentiment_count: number
+}
+
+export interface WorkspaceDomainTable {
+  workspace_id: string
+  domain: string
+}
+
 export interface Database {
   workspace: WorkspaceTable
   api_key: ApiKeyTable
@@ -149,4 +178,7 @@ export interface Database {
   aio_observation: AioObservationTable
   aio_appearance: AioAppearanceTable
   export_log: ExportLogTable
+  daily_response_stats: DailyResponseStatsTable
+  daily_mention_stats: DailyMentionStatsTable
+  workspace_domain: WorkspaceDomainTable
 }

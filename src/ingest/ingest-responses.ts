@@ -9,6 +9,7 @@ import { AppError } from '../http/errors.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { describeProblems, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
 import { insertInChunks } from './insert-chunks.js'
+import { addToRollups } from './rollups.js'
 
 export interface IngestResult {
   accepted: number
@@ -126,6 +127,13 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
       citations.filter((c) => inserted.has(c.response_id)),
       2000,
       (chunk) => trx.insertInto('citation').values(chunk).execute(),
+    )
+    await addToRollups(
+      trx,
+      workspaceId,
+      responses.filter((r) => inserted.has(r.id)) as never,
+      mentions.filter((m) => inserted.has(m.response_id)) as never,
+      citations.filter((c) => inserted.has(c.response_id)).map((c) => c.domain),
     )
     return { accepted: inserted.size, duplicates: items.length - inserted.size }
   })

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js'
 import { analyzeResponse, findAioAppearances, findMentionMatches, type BrandMatcher } from '../analysis/index.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { insertInChunks } from './insert-chunks.js'
+import { rebuildRollups } from './rollups.js'
 
 export interface ReanalysisProgress {
   responses: number
@@ -73,6 +74,9 @@ export async function reanalyzeWorkspace(
     progress.responses += batch.length
     options.onProgress?.({ ...progress })
   }
+
+  // Mentions changed: the rollups are recomputed from them in one statement set.
+  await rebuildRollups(db, workspaceId)
 
   after = undefined
   for (;;) {

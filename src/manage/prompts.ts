@@ -2,6 +2,7 @@ import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { cleanList } from './clean-list.js'
+import { rebuildRollups } from '../ingest/rollups.js'
 
 export interface PromptInput {
   text?: string
@@ -40,5 +41,7 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
       : db.updateTable('prompt').set({ ...changes, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('id', '=', promptId).returning(promptColumns)
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
+  // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
+  if ('tags' in changes) await rebuildRollups(db, workspaceId)
   return prompt
 }

@@ -1,0 +1,107 @@
+// Keeps the daily rollups (migration 0003) equal to the raw facts. Ingestion adds the
+// new responses' contribution in its own transaction; anything that rewrites history
+// (re-analysis, a prompt's tags changing) rebuilds the workspace's rollups from the facts.
+import { sql } from 'kysely'
+import type { DB } from '../db/database.js'
+
+const DAY = sql`(r.created_at at time zone 'UTC')::date`
+const MENTION_DAY = sql`(m.created_at at time zone 'UTC')::date`
+
+export interface RollupFact {
+  prompt_id: string
+  provider: string
+  model: string
+  created_at: Date
+}
+
+export interface RollupMention extends RollupFact {
+  brand_id: string
+  occurrences: number
+  position: number
+  sentiment: number | null
+}
+
+const utcDay = (date: Date) => date.toISOString().slice(0, 10)
+
+/**
+ * Adds the contribution of just-inserted responses and their mentions. Call inside their
+ * transaction. Works from the rows in hand, not by re-reading the fact tables, so its cost
+ * does not grow with the table (and PGlite, which keeps no statistics, cannot pick a bad plan).
+ */
+export async function addToRollups(db: DB, workspaceId: string, responses: RollupFact[], mentions: RollupMention[], domains: string[]): Promise<void> {
+  if (responses.length === 0) return
+  const promptIds = [...new Set(responses.map((r) => r.prompt_id))]
+  const tagRows = await db.selectFrom('prompt').select(['id', 'tags']).where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()
+  const tagsOf = new Map(tagRows.map((row) => [row.id, row.tags]))
+  // Arrays of text[] cannot be passed as one parameter; a tag set travels as JSON text.
+  const tagKey = (promptId: string) => JSON.stringify(tagsOf.get(promptId) ?? [])
+
+  const counts = new Map<string, number>()
+  for (const r of responses) {
+    const key = JSON.stringify([utcDay(r.created_at), r.provider, r.model, tagKey(r.prompt_id)])
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  // Sorted so concurrent batches take row locks in one order and cannot deadlock.
+  const groups = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, n]) => [...(JSON.parse(key) as string[]), n] as const)
+  await sql`
+    insert into daily_response_stats as s (workspace_id, day, provider, model, tags, responses)
+    select ${workspaceId}::uuid, g.day, g.provider, g.model, array(select jsonb_array_elements_text(g.tags::jsonb)), g.n
+    from unnest(${groups.map((g) => g[0])}::date[], ${groups.map((g) => g[1])}::text[], ${groups.map((g) => g[2])}::text[], ${groups.map((g) => g[3])}::text[], ${groups.map((g) => g[4])}::int[])
+      as g(day, provider, model, tags, n)
+    on conflict (workspace_id, day, provider, model, tags) do update set responses = s.responses + excluded.responses`.execute(db)
+
+  if (mentions.length) {
+    const sorted = [...mentions].sort((a, b) => {
+      const ka = `${utcDay(a.created_at)}|${a.provider}|${a.model}|${tagKey(a.prompt_id)}|${a.brand_id}`
+      const kb = `${utcDay(b.created_at)}|${b.provider}|${b.model}|${tagKey(b.prompt_id)}|${b.brand_id}`
+      return ka < kb ? -1 : ka > kb ? 1 : 0
+    })
+    // Grouped in SQL so sentiment is summed as numeric, exactly as a rebuild sums it.
+    await sql`
+      insert into daily_mention_stats as s (workspace_id, day, provider, model, tags, brand_id, responses, occurrences, position_sum, sentiment_sum, sentiment_count)
+      select ${workspaceId}::uuid, m.day, m.provider, m.model, array(select jsonb_array_elements_text(m.tags::jsonb)), m.brand_id,
+             count(*), sum(m.occurrences), sum(m.position), coalesce(sum(m.sentiment::numeric), 0), count(m.sentiment)
+      from unnest(${sorted.map((m) => utcDay(m.created_at))}::date[], ${sorted.map((m) => m.provider)}::text[], ${sorted.map((m) => m.model)}::text[],
+                  ${sorted.map((m) => tagKey(m.prompt_id))}::text[], ${sorted.map((m) => m.brand_id)}::uuid[], ${sorted.map((m) => m.occurrences)}::int[],
+                  ${sorted.map((m) => m.position)}::int[], ${sorted.map((m) => m.sentiment)}::float8[])
+        as m(day, provider, model, tags, brand_id, occurrences, position, sentiment)
+      group by m.day, m.provider, m.model, m.tags, m.brand_id
+      order by m.day, m.provider, m.model, m.tags, m.brand_id
+      on conflict (workspace_id, day, provider, model, tags, brand_id) do update set
+        responses = s.responses + excluded.responses,
+        occurrences = s.occurrences + excluded.occurrences,
+        position_sum = s.position_sum + excluded.position_sum,
+        sentiment_sum = s.sentiment_sum + excluded.sentiment_sum,
+        sentiment_count = s.sentiment_count + excluded.sentiment_count`.execute(db)
+  }
+
+  const uniqueDomains = [...new Set(domains)].sort()
+  if (uniqueDomains.length) {
+    await sql`insert into workspace_domain (workspace_id, domain) select ${workspaceId}::uuid, d from unnest(${uniqueDomains}::text[]) as d on conflict do nothing`.execute(db)
+  }
+}
+
+/** Recomputes a workspace's rollups from its facts (after history changed). */
+export async function rebuildRollups(db: DB, workspaceId: string): Promise<void> {
+  const run = async (trx: DB) => {
+    await sql`delete from daily_response_stats where workspace_id = ${workspaceId}`.execute(trx)
+    await sql`delete from daily_mention_stats where workspace_id = ${workspaceId}`.execute(trx)
+    await sql`
+      insert into daily_response_stats (workspace_id, day, provider, model, tags, responses)
+      select r.workspace_id, ${DAY}, r.provider, r.model, p.tags, count(*)
+      from response r
+      join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id
+      where r.workspace_id = ${workspaceId}
+      group by 1, 2, 3, 4, 5`.execute(trx)
+    await sql`
+      insert into daily_mention_stats (workspace_id, day, provider, model, tags, brand_id, responses, occurrences, position_sum, sentiment_sum, sentiment_count)
+      select m.workspace_id, ${MENTION_DAY}, m.provider, m.model, p.tags, m.brand_id, count(*), sum(m.occurrences), sum(m.position),
+             coalesce(sum(m.sentiment::numeric), 0), count(m.sentiment)
+      from mention m
+      join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id
+      where m.workspace_id = ${workspaceId}
+      group by 1, 2, 3, 4, 5, 6`.execute(trx)
+  }
+  if (db.isTransaction) await run(db)
+  else await db.transaction().execute(run)
+}
