@@ -1,9 +1,11 @@
-// The dashboard of spec 4.1 with the metric definitions of DESIGN §7. Four independent
-// aggregates over the fact tables, run together; nothing is counted in JS.
+// The dashboard of spec 4.1 with the metric definitions of DESIGN §7. Sums over the exact
+// daily rollups (every filter is a rollup column) and a per-domain probe for distinct
+// sources, run together; nothing is counted in JS.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DateRange } from '../../http/date-range.js'
-import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
+import type { AnalyticsFilters } from '../analytics-filters.js'
+import { countDistinctDomains, rollupConditions } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
 
 export interface BrandMetrics {
@@ -33,35 +35,24 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       .orderBy('id')
       .execute(),
     db
-      .selectFrom('mention')
+      .selectFrom('daily_mention_stats as s')
       .select((eb) => [
-        'brand_id',
-        eb.fn.countAll<number>().as('responses'),
-        eb.fn.sum<number>('occurrences').as('occurrences'),
-        // avg skips null sentiments, as DESIGN §7 asks.
-        eb.fn.avg<number | null>('sentiment').as('sentiment'),
-        eb.fn.avg<number>('position').as('position'),
+        's.brand_id',
+        eb.fn.sum<number>('s.responses').as('responses'),
+        eb.fn.sum<number>('s.occurrences').as('occurrences'),
+        eb.fn.sum<number>('s.sentiment_sum').as('sentiment_sum'),
+        eb.fn.sum<number>('s.sentiment_count').as('sentiment_count'),
+        eb.fn.sum<number>('s.position_sum').as('position_sum'),
       ])
-      .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, filters))
-      .groupBy('brand_id')
+      .where(rollupConditions('s', workspaceId, filters))
+      .groupBy('s.brand_id')
       .execute(),
     db
-      .selectFrom('response')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where((eb) => responseFilterConditions(eb, 'response', workspaceId, filters))
+      .selectFrom('daily_response_stats as s')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('s.responses'), sql<number>`0`).as('n'))
+      .where(rollupConditions('s', workspaceId, filters))
       .executeTakeFirstOrThrow(),
-    // Counting a DISTINCT subquery hashes in parallel; count(distinct …) sorts every row.
-    db
-      .selectFrom(
-        db
-          .selectFrom('citation')
-          .select('domain')
-          .distinct()
-          .where((eb) => responseFilterConditions(eb, 'citation', workspaceId, filters))
-          .as('d'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
+    countDistinctDomains(db, workspaceId, filters),
   ])
 
   const byBrand = new Map(mentions.map((row) => [row.brand_id, row]))
@@ -74,10 +65,11 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
     totalMentions += mentionCount
     map[brand.name] = {
       visibility_score: percentage(Number(row?.responses ?? 0), Number(responses.n)),
-      sentiment_avg: row?.sentiment == null ? 0 : roundSentiment(Number(row.sentiment)),
-      position_avg: row ? roundPosition(Number(row.position)) : 0,
+      // Means over the responses that mention the brand; null sentiments were never summed.
+      sentiment_avg: row && Number(row.sentiment_count) > 0 ? roundSentiment(Number(row.sentiment_sum) / Number(row.sentiment_count)) : 0,
+      position_avg: row && Number(row.responses) > 0 ? roundPosition(Number(row.position_sum) / Number(row.responses)) : 0,
       mention_count: mentionCount,
     }
   }
-  return { brands: map, total_mentions: totalMentions, total_sources: Number(sources.n), date_range: filters.range }
+  return { brands: map, total_mentions: totalMentions, total_sources: sources, date_range: filters.range }
 }

@@ -1,0 +1,110 @@
+// The fast path (daily rollups, per-domain probes) must equal a straightforward query over
+// the raw facts for any filter combination. Random combinations on the demo workspace,
+// which goes through the real ingestion and analysis pipeline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { sql } from 'kysely'
+import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { seedDemo } from '../../src/demo/seed-demo.js'
+import { getDashboard } from '../../src/queries/dashboard/get-dashboard.js'
+import { resolveAnalyticsFilters, type AnalyticsFilters } from '../../src/queries/analytics-filters.js'
+import { percentage, roundPosition, roundSentiment } from '../../src/queries/rounding.js'
+import { addDays } from '../../src/http/date-range.js'
+import { rebuildRollups } from '../../src/ingest/rollups.js'
+
+const TODAY = '2026-06-30'
+
+/** The definitions of DESIGN §7, written directly over the fact tables. */
+async function referenceDashboard(ctx: TestContext, workspaceId: string, f: AnalyticsFilters) {
+  const where = (t: string) => sql.join(
+    [
+      sql`${sql.ref(`${t}.workspace_id`)} = ${workspaceId}`,
+      sql`${sql.ref(`${t}.created_at`)} >= ${f.from}`,
+      sql`${sql.ref(`${t}.created_at`)} < ${f.to}`,
+      ...(f.providers.length ? [sql`${sql.ref(`${t}.provider`)} = any(${f.providers}::text[])`] : []),
+      ...(f.modelIds.length ? [sql`${sql.ref(`${t}.model`)} = any(${f.modelIds}::text[])`] : []),
+      ...(f.tags.length ? [sql`exists (select 1 from prompt p where p.workspace_id = ${workspaceId} and p.id = ${sql.ref(`${t}.prompt_id`)} and p.tags && ${f.tags}::text[])`] : []),
+    ],
+    sql` and `,
+  )
+  const db = ctx.database.db
+  const total = Number((await sql<{ n: number }>`select count(*) as n from response r where ${where('r')}`.execute(db)).rows[0].n)
+  const perBrand = (
+    await sql<{ name: string; responses: number; occurrences: number; s: number | null; sc: number; p: number }>`
+      select b.name, count(m.brand_id) as responses, coalesce(sum(m.occurrences), 0) as occurrences,
+             sum(m.sentiment::numeric) as s, count(m.sentiment) as sc, coalesce(sum(m.position), 0) as p
+      from brand b left join mention m on m.workspace_id = b.workspace_id and m.brand_id = b.id and ${where('m')}
+      where b.workspace_id = ${workspaceId} and b.is_active
+      group by b.name`.execute(db)
+  ).rows
+  const sources = Number((await sql<{ n: number }>`select count(distinct c.domain) as n from citation c where ${where('c')}`.execute(db)).rows[0].n)
+  const brands: Record<string, unknown> = {}
+  for (const row of perBrand) {
+    brands[row.name] = {
+      visibility_score: percentage(Number(row.responses), total),
+      sentiment_avg: Number(row.sc) > 0 ? roundSentiment(Number(row.s) / Number(row.sc)) : 0,
+      position_avg: Number(row.responses) > 0 ? roundPosition(Number(row.p) / Number(row.responses)) : 0,
+      mention_count: Number(row.occurrences),
+    }
+  }
+  return { brands, total_sources: sources, total_mentions: perBrand.reduce((n, r) => n + Number(r.occurrences), 0) }
+}
+
+describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
+  let ctx: TestContext
+  let workspaceId: string
+  let models: string[]
+  let tags: string[]
+  beforeAll(async () => {
+    ctx = await createTestContext(backend)
+    workspaceId = (await seedDemo(ctx.database.db, { today: TODAY })).workspaceId
+    models = (await ctx.database.db.selectFrom('model').select('id').where('workspace_id', '=', workspaceId).execute()).map((m) => m.id)
+    tags = ['pricing', 'enterprise', 'smb', 'comparison', 'how-to', 'no-such-tag']
+  }, 180_000)
+  afterAll(() => ctx.close())
+
+  const filterArbitrary = () =>
+    fc.record({
+      startOffset: fc.integer({ min: 0, max: 95 }),
+      length: fc.integer({ min: 0, max: 95 }),
+      providers: fc.subarray(['openai', 'anthropic', 'google', 'perplexity']),
+      modelCount: fc.integer({ min: 0, max: 3 }),
+      modelSeed: fc.integer({ min: 0, max: 7 }),
+      tags: fc.subarray(['pricing', 'enterprise', 'smb', 'comparison', 'how-to', 'no-such-tag'], { maxLength: 3 }),
+    })
+
+  it('dashboard: identical for random filter combinations', async () => {
+    await fc.assert(
+      fc.asyncProperty(filterArbitrary(), async (input) => {
+        const start = addDays(TODAY, -input.startOffset)
+        const end = addDays(start, Math.min(input.length, input.startOffset + 3))
+        const modelIds = Array.from({ length: input.modelCount }, (_, i) => models[(input.modelSeed + i * 3) % models.length])
+        const filters = await resolveAnalyticsFilters(ctx.database.db, workspaceId, {
+          start_date: start,
+          end_date: end,
+          models: input.providers,
+          model_ids: [...new Set(modelIds)],
+          tags: input.tags,
+        })
+        const fast = await getDashboard(ctx.database.db, workspaceId, filters)
+        const reference = await referenceDashboard(ctx, workspaceId, filters)
+        expect(fast.brands).toEqual(reference.brands)
+        expect(fast.total_sources).toBe(reference.total_sources)
+        expect(fast.total_mentions).toBe(reference.total_mentions)
+      }),
+      { numRuns: Number(process.env.EXACTNESS_RUNS ?? 40) },
+    )
+  }, 300_000)
+
+  it('stays exact after a prompt changes tags and after a rebuild', async () => {
+    const prompt = await ctx.database.db.selectFrom('prompt').select(['id', 'tags']).where('workspace_id', '=', workspaceId).orderBy('id').executeTakeFirstOrThrow()
+    const { updatePrompt } = await import('../../src/manage/prompts.js')
+    await updatePrompt(ctx.database.db, workspaceId, prompt.id, { tags: ['no-such-tag', ...prompt.tags] })
+    const filters = await resolveAnalyticsFilters(ctx.database.db, workspaceId, { start_date: addDays(TODAY, -89), end_date: TODAY, tags: ['no-such-tag'] })
+    const fast = await getDashboard(ctx.database.db, workspaceId, filters)
+    expect(fast.total_mentions).toBeGreaterThan(0)
+    expect(fast).toMatchObject(await referenceDashboard(ctx, workspaceId, filters))
+    await rebuildRollups(ctx.database.db, workspaceId)
+    expect(await getDashboard(ctx.database.db, workspaceId, filters)).toEqual(fast)
+  }, 120_000)
+})
