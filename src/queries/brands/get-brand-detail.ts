@@ -9,8 +9,9 @@ import { expressionBuilder, sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { Database } from '../../db/schema.js'
 import { PROVIDERS } from '../../http/schemas.js'
-import { eachDay, previousRange, rangeBounds, type DateRange } from '../../http/date-range.js'
+import { eachDay, previousRange, type DateRange } from '../../http/date-range.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
+import { rollupConditions } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
@@ -83,49 +84,49 @@ function periodMetrics(t: Tally): PeriodMetrics {
 
 export async function getBrandDetail(db: DB, workspaceId: string, brandId: string, filters: AnalyticsFilters): Promise<BrandDetail | null> {
   const previous = previousRange(filters.range)
-  // Both periods at once: from the previous start to the current end.
-  const span: AnalyticsFilters = { ...filters, from: rangeBounds(previous).from }
   // Rows of the current period get their UTC day; the previous period only needs totals,
   // so its rows share one null bucket and skip the formatting.
-  const day = sql<string | null>`case when created_at >= ${filters.from} then to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') end`
+  const rollupDay = sql<string | null>`case when s.day >= ${filters.range.start}::date then to_char(s.day, 'YYYY-MM-DD') end`
+  // Both periods at once: from the previous start to the current end.
+  const spanRollup = { ...filters, range: { start: previous.start, end: filters.range.end } }
 
   const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
     db.selectFrom('brand').select([...brandRecordColumns]).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst(),
-    // The brand's own mentions (its index), by day and provider.
+    // The brand's own totals, by day and provider, from the exact daily rollup.
     db
-      .selectFrom('mention')
+      .selectFrom('daily_mention_stats as s')
       .select((eb) => [
-        day.as('day'),
-        'provider',
-        eb.fn.countAll<number>().as('mentioning'),
-        eb.fn.sum<number>('occurrences').as('occurrences'),
-        // sum/count skip null sentiments, as DESIGN §7 asks.
-        sql<number>`coalesce(sum(sentiment), 0)`.as('sentiment_sum'),
-        eb.fn.count<number>('sentiment').as('sentiment_count'),
-        eb.fn.sum<number>('position').as('position_sum'),
+        rollupDay.as('day'),
+        's.provider',
+        eb.fn.sum<number>('s.responses').as('mentioning'),
+        eb.fn.sum<number>('s.occurrences').as('occurrences'),
+        // Null sentiments were never added to the sums, as DESIGN §7 asks.
+        eb.fn.sum<number>('s.sentiment_sum').as('sentiment_sum'),
+        eb.fn.sum<number>('s.sentiment_count').as('sentiment_count'),
+        eb.fn.sum<number>('s.position_sum').as('position_sum'),
       ])
-      .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, span))
-      .where('brand_id', '=', brandId)
-      .groupBy([sql`1`, 'provider'])
+      .where(rollupConditions('s', workspaceId, spanRollup))
+      .where('s.brand_id', '=', brandId)
+      .groupBy([sql`1`, 's.provider'])
       .execute(),
     // Share-of-voice denominators: occurrences of every active brand (and this one), per period.
     db
-      .selectFrom('mention')
-      .select((eb) => [sql<boolean>`created_at >= ${filters.from}`.as('current'), eb.fn.sum<number>('occurrences').as('occurrences')])
-      .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, span))
+      .selectFrom('daily_mention_stats as s')
+      .select((eb) => [sql<boolean>`s.day >= ${filters.range.start}::date`.as('current'), eb.fn.sum<number>('s.occurrences').as('occurrences')])
+      .where(rollupConditions('s', workspaceId, spanRollup))
       .where((eb) =>
         eb.or([
-          eb('brand_id', '=', brandId),
-          eb('brand_id', 'in', eb.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).where('is_active', '=', true)),
+          eb('s.brand_id', '=', brandId),
+          eb('s.brand_id', 'in', eb.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).where('is_active', '=', true)),
         ]),
       )
       .groupBy(sql`1`)
       .execute(),
     db
-      .selectFrom('response')
-      .select([day.as('day'), 'provider', (eb) => eb.fn.countAll<number>().as('responses')])
-      .where((eb) => responseFilterConditions(eb, 'response', workspaceId, span))
-      .groupBy([sql`1`, 'provider'])
+      .selectFrom('daily_response_stats as s')
+      .select([rollupDay.as('day'), 's.provider', (eb) => eb.fn.sum<number>('s.responses').as('responses')])
+      .where(rollupConditions('s', workspaceId, spanRollup))
+      .groupBy([sql`1`, 's.provider'])
       .execute(),
     db
       .selectFrom(
