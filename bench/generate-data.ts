@@ -14,6 +14,7 @@ import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { Database } from '../src/db/schema.js'
 import { createApiKey } from '../src/admin/api-key-store.js'
+import { rebuildRollups } from '../src/ingest/rollups.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
 import { addDays, todayUtc } from '../src/http/date-range.js'
@@ -195,7 +196,7 @@ if (database.backend === 'postgres') await sql`set synchronous_commit = off`.exe
 // Start from a clean slate for these workspaces (re-runs replace the dataset).
 const workspaces = [buildWorkspace(0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
 const ids = workspaces.map((w) => w.id)
-for (const table of ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'api_key', 'export_log'] as const) {
+for (const table of ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'api_key', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain'] as const) {
   await db.deleteFrom(table).where('workspace_id', 'in', ids).execute()
 }
 await db.deleteFrom('workspace').where('id', 'in', ids).execute()
@@ -215,7 +216,11 @@ for (const ws of workspaces) {
     }
   })
 }
-if (database.backend === 'postgres') await sql`analyze`.execute(db)
+const rollupStarted = performance.now()
+for (const ws of workspaces) await rebuildRollups(db, ws.id)
+if (!values.quiet) process.stderr.write(`rollups built in ${Math.round((performance.now() - rollupStarted) / 100) / 10} s\n`)
+// Planner statistics: PostgreSQL would gather them eventually, PGlite never does by itself.
+await sql`analyze`.execute(db)
 const key = await createApiKey(db, { workspaceId: workspaces[0].id, scopes: [...SCOPES], name: 'bench' })
 const counts = await sql<{ responses: number; mentions: number; citations: number; observations: number }>`
   select (select count(*) from response where workspace_id = ${workspaces[0].id}) as responses,

@@ -86,6 +86,8 @@ export async function rebuildRollups(db: DB, workspaceId: string): Promise<void>
   const run = async (trx: DB) => {
     await sql`delete from daily_response_stats where workspace_id = ${workspaceId}`.execute(trx)
     await sql`delete from daily_mention_stats where workspace_id = ${workspaceId}`.execute(trx)
+    await sql`delete from workspace_domain where workspace_id = ${workspaceId}`.execute(trx)
+    await sql`insert into workspace_domain (workspace_id, domain) select distinct workspace_id, domain from citation where workspace_id = ${workspaceId}`.execute(trx)
     await sql`
       insert into daily_response_stats (workspace_id, day, provider, model, tags, responses)
       select r.workspace_id, ${DAY}, r.provider, r.model, p.tags, count(*)

@@ -1,0 +1,164 @@
+// The benchmark suite (issue "Performance at scale"): starts the real server on the
+// dataset built by `npm run bench:data` and measures over HTTP.
+//   npm run bench                 # on the existing dataset (bench/.dataset.json)
+//   npm run bench -- --quick      # builds 100,000 responses first, fewer samples
+// Prints a table and writes bench/results/<date>-<backend>.json.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { startChildServer, percentile, processRss } from '../test/faults/helpers/private-services.js'
+import { addDays } from '../src/http/date-range.js'
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, samples: { type: 'string' }, 'skip-export': { type: 'boolean', default: false }, 'skip-ingest': { type: 'boolean', default: false } } })
+const quick = values.quick
+const samples = Number(values.samples ?? (quick ? 15 : 40))
+const databaseUrl = process.env.DATABASE_URL || undefined
+const dataDir = process.env.BEACON_DATA_DIR || './bench-data'
+const backend = databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite'
+const started = performance.now()
+
+if (quick) {
+  console.log('building the quick dataset (100,000 responses)…')
+  execFileSync(process.execPath, ['--import', 'tsx', 'bench/generate-data.ts', '--responses', '100000', '--quiet'], { stdio: 'inherit' })
+}
+if (!existsSync('bench/.dataset.json')) throw new Error('No dataset: run `npm run bench:data -- --responses 1000000` first (or `npm run bench -- --quick`)')
+const dataset = JSON.parse(readFileSync('bench/.dataset.json', 'utf8')) as { key: string; workspace_id: string; end_day: string; main: { responses: number }; backend: string }
+if (dataset.backend !== backend) throw new Error(`bench/.dataset.json was built on ${dataset.backend}; set DATABASE_URL the same way or rebuild it`)
+
+const server = await startChildServer(
+  { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { BEACON_DATA_DIR: dataDir }), EXPORT_QUOTA_PER_HOUR: '100000', RATE_LIMIT_PER_MINUTE: '1000000', DATABASE_POOL_SIZE: '16' },
+  [],
+  300_000,
+)
+const base = server.url
+const auth = { authorization: `Bearer ${dataset.key}` }
+const end = dataset.end_day
+const y = addDays(end, -364)
+let peakRss = processRss(server.pid)
+const rssTimer = setInterval(() => {
+  try {
+    peakRss = Math.max(peakRss, processRss(server.pid))
+  } catch {
+    // the server is gone; the measurement that needed it reports the failure
+  }
+}, 100)
+const startRss = processRss(server.pid)
+
+async function timed(path: string): Promise<number> {
+  const t = performance.now()
+  const response = await fetch(`${base}${path}`, { headers: auth })
+  await response.arrayBuffer()
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`)
+  return performance.now() - t
+}
+
+const firstBrand = ((await (await fetch(`${base}/api/v1/filters`, { headers: auth })).json()) as { data: { brands: { id: string }[]; tags: string[] } }).data
+const brandId = firstBrand.brands[0].id
+const promptRow = ((await (await fetch(`${base}/api/v1/prompts?brand_id=${brandId}&per_page=1&start_date=${end}&end_date=${end}`, { headers: auth })).json()) as { data: { prompts: { id: string }[] } }).data.prompts[0]
+
+const scenarios: { name: string; path: string; target?: number }[] = [
+  { name: '/dashboard 30 days', path: '/api/v1/dashboard', target: 15 },
+  { name: '/dashboard 365 days', path: `/api/v1/dashboard?start_date=${y}&end_date=${end}`, target: 50 },
+  { name: '/dashboard 365 days, tags + models', path: `/api/v1/dashboard?start_date=${y}&end_date=${end}&tags=pricing,enterprise&models=openai,anthropic`, target: 80 },
+  { name: '/sources 365 days', path: `/api/v1/sources?start_date=${y}&end_date=${end}`, target: 100 },
+  { name: '/urls-detailed 365 days', path: `/api/v1/urls-detailed?start_date=${y}&end_date=${end}`, target: 100 },
+  { name: '/prompts 30 days', path: `/api/v1/prompts?brand_id=${brandId}`, target: 50 },
+  { name: '/brands/{id} 30 days', path: `/api/v1/brands/${brandId}`, target: 50 },
+  { name: '/aio-metrics 30 days', path: '/api/v1/aio-metrics', target: 50 },
+  { name: '/responses 30 days', path: '/api/v1/responses', target: 50 },
+]
+if (promptRow) scenarios.push({ name: '/prompts/{id} 30 days', path: `/api/v1/prompts/${promptRow.id}`, target: 50 })
+
+const latency: Record<string, { p50: number; p95: number; p99: number; target_p50_ms?: number; met?: boolean }> = {}
+for (const scenario of scenarios) {
+  for (let i = 0; i < 3; i++) await timed(scenario.path)
+  const times: number[] = []
+  for (let i = 0; i < samples; i++) times.push(await timed(scenario.path))
+  const r = (p: number) => Math.round(percentile(times, p) * 10) / 10
+  latency[scenario.name] = { p50: r(50), p95: r(95), p99: r(99), target_p50_ms: scenario.target, met: scenario.target ? r(50) <= scenario.target : undefined }
+  console.log(`${scenario.name.padEnd(40)} p50 ${String(r(50)).padStart(8)} ms  p95 ${String(r(95)).padStart(8)} ms  p99 ${String(r(99)).padStart(8)} ms`)
+}
+
+const cannon = await autocannon({ url: `${base}/api/v1/dashboard`, headers: auth, connections: 16, duration: quick ? 5 : 15 })
+const throughput = { requests_per_second: Math.round(cannon.requests.average), non_2xx: cannon.non2xx, errors: cannon.errors, p99_ms: cannon.latency.p99 }
+console.log(`/dashboard 30 days at concurrency 16: ${throughput.requests_per_second} requests/s (non-2xx ${throughput.non_2xx}, errors ${throughput.errors})`)
+
+let exportResult: Record<string, unknown> = { skipped: true }
+if (!values['skip-export']) {
+  const rssBefore = processRss(server.pid)
+  peakRss = rssBefore
+  const t = performance.now()
+  const response = await fetch(`${base}/api/v1/exports/chat-responses?date_from=${y}&date_to=${end}`, { headers: auth })
+  let bytes = 0
+  let rows = -1 // the header line
+  if (response.ok && response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength
+      for (const b of chunk) if (b === 10) rows++
+    }
+  }
+  const seconds = (performance.now() - t) / 1000
+  // Rows are counted by line ends: quoted cells with newlines make this an upper bound,
+  // so the row rate below is the file's line rate; MB/s is exact.
+  exportResult = {
+    status: response.status,
+    lines: rows,
+    megabytes: Math.round((bytes / 1e6) * 10) / 10,
+    seconds: Math.round(seconds * 100) / 100,
+    rows_per_second: Math.round(rows / seconds),
+    mb_per_second: Math.round((bytes / 1e6 / seconds) * 10) / 10,
+    server_rss_growth_mb: Math.round((peakRss - rssBefore) / 1e6),
+  }
+  if (backend === 'postgres') {
+    const copySql = `copy (select r.id, r.provider, r.model, r.prompt_id, p.text, r.content,
+        coalesce((select json_agg(b.name order by m.position, b.name) from mention m join brand b on b.workspace_id = m.workspace_id and b.id = m.brand_id where m.workspace_id = r.workspace_id and m.response_id = r.id), '[]'::json),
+        r.sentiment, r.created_at
+      from response r join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id
+      where r.workspace_id = '${dataset.workspace_id}' and r.created_at >= '${y}' and r.created_at < '${addDays(end, 1)}'
+      order by r.created_at, r.id) to stdout with csv header`
+    const tc = performance.now()
+    const copy = spawnSync('bash', ['-c', `psql "${databaseUrl}" -qAt -c "${copySql.replace(/\s+/g, ' ').replace(/"/g, '\\"')}" | wc -c`], { encoding: 'utf8', maxBuffer: 1e6 })
+    const copySeconds = (performance.now() - tc) / 1000
+    const copyBytes = Number(copy.stdout.trim())
+    Object.assign(exportResult, {
+      copy_seconds: Math.round(copySeconds * 100) / 100,
+      copy_mb_per_second: Math.round((copyBytes / 1e6 / copySeconds) * 10) / 10,
+      copy_rows_per_second: Math.round(rows / copySeconds),
+      ratio_to_copy: Math.round((copySeconds / seconds) * 100) / 100,
+    })
+  }
+  console.log(`export chat-responses 365 days: ${JSON.stringify(exportResult)}`)
+}
+clearInterval(rssTimer)
+const endRss = processRss(server.pid)
+await server.stop()
+
+let ingest: Record<string, unknown> = { skipped: true }
+if (!values['skip-ingest']) {
+  const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/ingest-throughput.ts', '--responses', quick ? '3000' : '10000'], { encoding: 'utf8', env: process.env })
+  const match = /= (\d+) responses\/s/.exec(out.stdout)
+  ingest = { responses_per_second: match ? Number(match[1]) : null, output: out.stdout.trim().split('\n')[0] }
+  console.log(`ingest: ${ingest.output}`)
+}
+
+const result = {
+  benchmark: 'beacon',
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, load_average: (await import('node:os')).loadavg() },
+  backend,
+  dataset: { responses_main_workspace: dataset.main.responses, end_day: end },
+  samples_per_route: samples,
+  latency_ms: latency,
+  dashboard_throughput: throughput,
+  export: exportResult,
+  ingest,
+  server_rss_mb: { start: Math.round(startRss / 1e6), end: Math.round(endRss / 1e6) },
+  wall_seconds: Math.round((performance.now() - started) / 1000),
+}
+mkdirSync('bench/results', { recursive: true })
+const file = `bench/results/${result.date.slice(0, 10)}-${backend}${quick ? '-quick' : ''}.json`
+writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
+console.log(`wrote ${file} (${result.wall_seconds} s)`)
+
