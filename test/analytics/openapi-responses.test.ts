@@ -1,0 +1,74 @@
+// Every analytics route answers 200 with a body that validates against the response
+// schema it declares in the OpenAPI document (which also drives serialization).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import Ajv2020 from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { seedDemo } from '../../src/demo/seed-demo.js'
+
+const TODAY = '2026-06-30'
+
+describe.each(testBackends)('responses match the OpenAPI document (%s)', (backend) => {
+  let ctx: TestContext
+  let key: string
+  let document: { paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> }
+  const ids: Record<string, string> = {}
+
+  beforeAll(async () => {
+    ctx = await createTestContext(backend, { rateLimitPerMinute: 1_000_000 })
+    const demo = await seedDemo(ctx.database.db, { today: TODAY })
+    key = demo.key
+    const brand = await ctx.database.db.selectFrom('brand').select('id').where('workspace_id', '=', demo.workspaceId).where('is_primary', '=', true).executeTakeFirstOrThrow()
+    const prompt = await ctx.database.db.selectFrom('prompt').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
+    ids.brand_id = brand.id
+    ids.target_brand_id = brand.id
+    ids.prompt_id = prompt.id
+    ids.prompt_template_id = prompt.id
+    document = (await ctx.app.inject({ url: '/openapi.json' })).json()
+  }, 180_000)
+  afterAll(() => ctx.close())
+
+  it('every GET route under /api/v1 except exports returns a valid 200', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats(ajv as never)
+    const checked: string[] = []
+    for (const [path, item] of Object.entries(document.paths)) {
+      const operation = item.get
+      if (!operation || !path.startsWith('/api/v1/') || path.startsWith('/api/v1/exports')) continue
+      const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => ids[name] ?? ids.prompt_id)
+      const query = new URLSearchParams()
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'query') continue
+        if (parameter.name === 'start_date') query.set('start_date', '2026-05-01')
+        if (parameter.name === 'end_date') query.set('end_date', TODAY)
+        if (parameter.required && ids[parameter.name]) query.set(parameter.name, ids[parameter.name])
+      }
+      const response = await ctx.get(`${url}?${query}`, key)
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 300)}`).toBe(200)
+      const schema = operation.responses['200']?.content?.['application/json']?.schema
+      expect(schema, `${path} declares a 200 schema`).toBeDefined()
+      const validate = ajv.compile(schema as object)
+      const body = response.json()
+      expect(validate(body), `${path}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true)
+      // The demo has data in this range, so the payload is not trivially empty.
+      expect(JSON.stringify(body.data).length, path).toBeGreaterThan(40)
+      checked.push(path)
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        '/api/v1/dashboard',
+        '/api/v1/brands',
+        '/api/v1/brands/{brand_id}',
+        '/api/v1/prompts',
+        '/api/v1/prompts/{prompt_id}',
+        '/api/v1/sources',
+        '/api/v1/urls',
+        '/api/v1/urls-detailed',
+        '/api/v1/responses',
+        '/api/v1/aio-metrics',
+        '/api/v1/aio-metrics/prompt/{prompt_id}',
+        '/api/v1/filters',
+      ]),
+    )
+  }, 120_000)
+})
