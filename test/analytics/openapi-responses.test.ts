@@ -1,8 +1,12 @@
 // Every analytics route answers 200 with a body that validates against the response
 // schema it declares in the OpenAPI document (which also drives serialization).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import Ajv2020 from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
+import Ajv2020Module from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+
+// CommonJS modules seen from ESM: the class and the function sit on `default`.
+const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module
+const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default }).default ?? addFormatsModule
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { seedDemo } from '../../src/demo/seed-demo.js'
 
@@ -29,8 +33,8 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
   afterAll(() => ctx.close())
 
   it('every GET route under /api/v1 except exports returns a valid 200', async () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true })
-    addFormats(ajv as never)
+    const ajv = new (Ajv2020 as unknown as new (options: object) => import('ajv').default)({ strict: false, allErrors: true })
+    ;(addFormats as unknown as (ajv: unknown) => void)(ajv)
     const checked: string[] = []
     for (const [path, item] of Object.entries(document.paths)) {
       const operation = item.get
