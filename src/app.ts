@@ -14,6 +14,7 @@ import { normalizeParams } from './http/normalize-params.js'
 import { parseQueryString } from './http/query-values.js'
 import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
+import { canUseAppRole } from './db/tenant-scope.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -135,6 +136,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
-  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis })
+  // Row-level security applies on PostgreSQL: each request runs in a workspace-scoped
+  // transaction, as the unprivileged service role when this connection may switch to it.
+  const scoped = database.backend === 'postgres'
+  const useRole = scoped && (await canUseAppRole(database.db))
+  if (scoped && !useRole) app.log.warn('service role beacon_app is not usable: row-level security applies only if the connecting role is not a superuser')
+  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity: { scoped, useRole } })
   return app
 }

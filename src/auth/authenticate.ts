@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { DB } from '../db/database.js'
 import { AppError } from '../http/errors.js'
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js'
+import { beginScoped, setScope, type ScopedTransaction } from '../db/tenant-scope.js'
 import { DEFAULT_ACCESS, type AccessRequirement, type Scope, type Tier } from './scopes.js'
 
 export interface AuthContext {
@@ -16,6 +17,10 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext
+    /** this request's database access: on PostgreSQL a transaction scoped to the workspace (row-level security) */
+    db: DB
+    /** set while the request holds its own transaction */
+    scopedTransaction?: ScopedTransaction
   }
   interface FastifyContextConfig {
     access?: AccessRequirement
@@ -35,22 +40,42 @@ export function extractBearerToken(header: string | undefined): string {
   return match[1]
 }
 
-export function createAuthHook(db: DB) {
+export interface AuthOptions {
+  /** PostgreSQL: run each request in a workspace-scoped transaction (row-level security) */
+  scoped: boolean
+  /** switch to the unprivileged service role inside that transaction */
+  useRole: boolean
+}
+
+export function createAuthHook(shared: DB, options: AuthOptions) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const key = extractBearerToken(request.headers.authorization)
     // Garbage and typos stop here, before any query.
     if (!isWellFormedApiKey(key)) throw unauthorized('The API key is not a valid Beacon key (bvk_…); check that it was copied whole')
+    const keyHash = hashApiKey(key)
+
+    let db: DB = shared
+    if (options.scoped) {
+      const trx = await beginScoped(shared, { useRole: options.useRole })
+      request.scopedTransaction = trx
+      db = trx
+      // Under row-level security the key row is visible only by the hash being looked up.
+      await setScope(trx, 'app.key_hash', keyHash)
+    }
+    request.db = db
 
     // Lookup is by SHA-256 hash through a unique index: no secret string is compared in
     // application code, so response timing says nothing about how much of a key matched.
-    const row = await db
+    const keyRow = await db
       .selectFrom('api_key')
-      .innerJoin('workspace', 'workspace.id', 'api_key.workspace_id')
-      .select(['api_key.id', 'api_key.workspace_id', 'api_key.scopes', 'api_key.expires_at', 'api_key.revoked_at', 'api_key.last_used_at', 'workspace.tier'])
-      .where('api_key.key_hash', '=', hashApiKey(key))
+      .select(['id', 'workspace_id', 'scopes', 'expires_at', 'revoked_at', 'last_used_at'])
+      .where('key_hash', '=', keyHash)
       .executeTakeFirst()
     const now = new Date()
-    if (!row) throw unauthorized('Unknown API key')
+    if (!keyRow) throw unauthorized('Unknown API key')
+    if (options.scoped) await setScope(db, 'app.workspace_id', keyRow.workspace_id)
+    const workspace = await db.selectFrom('workspace').select('tier').where('id', '=', keyRow.workspace_id).executeTakeFirstOrThrow()
+    const row = { ...keyRow, tier: workspace.tier }
     if (row.revoked_at) throw unauthorized('This API key has been revoked; create a new one')
     if (row.expires_at && row.expires_at <= now) throw unauthorized('This API key has expired; create a new one')
 
@@ -68,7 +93,10 @@ export function createAuthHook(db: DB) {
 
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       // Throttled so a busy key costs one write per five minutes, not one per request.
-      db.updateTable('api_key')
+      // Outside the request's transaction: a failed request must not undo it, and the
+      // shared handle needs no scope for a row it names by primary key and hash.
+      shared
+        .updateTable('api_key')
         .set({ last_used_at: now })
         .where('workspace_id', '=', row.workspace_id)
         .where('id', '=', row.id)
@@ -76,4 +104,16 @@ export function createAuthHook(db: DB) {
         .catch((error) => request.log.warn({ err: error }, 'could not record key last use'))
     }
   }
+}
+
+/**
+ * Ends the request's transaction: committed before a successful answer is sent (so a
+ * 200 means stored), rolled back on errors and aborted requests.
+ */
+export async function finishScopedTransaction(request: FastifyRequest, commit: boolean): Promise<void> {
+  const trx = request.scopedTransaction
+  if (!trx) return
+  request.scopedTransaction = undefined
+  if (commit) await trx.commit().execute()
+  else await trx.rollback().execute().catch(() => {})
 }

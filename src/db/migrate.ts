@@ -1,12 +1,15 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import * as initialSchema from './migrations/0001-initial-schema.js'
 import * as dailyRollups from './migrations/0003-daily-rollups.js'
+import * as rowLevelSecurity from './migrations/0004-row-level-security.js'
+import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
 // from a bundle. Add new ones to this list in order; names sort lexically.
 const migrations: Record<string, Migration> = {
   '0001-initial-schema': initialSchema,
   '0003-daily-rollups': dailyRollups,
+  '0004-row-level-security': rowLevelSecurity,
 }
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -29,5 +32,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport>
     const failed = results?.find((r) => r.status === 'Error')
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`)
   }
+  // Tables of every migration, old and new, are readable by the service role.
+  await grantAppRole(db)
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) }
 }

@@ -8,6 +8,7 @@ import { findAioAppearances, type BrandMatcher } from '../analysis/index.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { batchError, type IngestResult } from './ingest-responses.js'
 import { insertInChunks } from './insert-chunks.js'
+import { inTransaction } from '../db/tenant-scope.js'
 import { validateAioItems, type AioItem, type ItemProblem } from './validate-items.js'
 
 export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
@@ -15,7 +16,7 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
   if (problems.length) throw batchError(problems, 'observations')
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const promptIds = [...new Set(items.map((i) => i.prompt_id))]
     const known = new Set(
       (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),

@@ -1,7 +1,7 @@
 // The write path for AI responses: validate the whole batch, analyse each new response,
 // and store responses, mentions and citations in one transaction (DESIGN §9).
 import type { DB } from '../db/database.js'
-import type { Insertable, Transaction } from 'kysely'
+import type { Insertable } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { newId } from '../db/ids.js'
 import { analyzeResponse, type BrandMatcher } from '../analysis/index.js'
@@ -9,6 +9,7 @@ import { AppError } from '../http/errors.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { describeProblems, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
 import { insertInChunks } from './insert-chunks.js'
+import { inTransaction } from '../db/tenant-scope.js'
 import { addToRollups } from './rollups.js'
 
 export interface IngestResult {
@@ -25,7 +26,7 @@ export function batchError(problems: ItemProblem[], listName: string): AppError 
 }
 
 /** Checks that need the database: prompts of this workspace, model ↔ provider consistency. */
-async function checkReferences(trx: Transaction<Database>, workspaceId: string, items: ResponseItem[], problems: ItemProblem[]): Promise<void> {
+async function checkReferences(trx: DB, workspaceId: string, items: ResponseItem[], problems: ItemProblem[]): Promise<void> {
   const promptIds = [...new Set(items.map((i) => i.prompt_id))]
   const known = new Set(
     (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),
@@ -50,7 +51,7 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
   if (problems.length) throw batchError(problems, 'responses')
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const referenceProblems: ItemProblem[] = []
     await checkReferences(trx, workspaceId, items, referenceProblems)
     if (referenceProblems.length) throw batchError(referenceProblems, 'responses')

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js'
 import { analyzeResponse, findAioAppearances, findMentionMatches, type BrandMatcher } from '../analysis/index.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { insertInChunks } from './insert-chunks.js'
+import { inTransaction } from '../db/tenant-scope.js'
 import { rebuildRollups } from './rollups.js'
 
 export interface ReanalysisProgress {
@@ -26,7 +27,7 @@ export async function reanalyzeWorkspace(
 
   let after: string | undefined
   for (;;) {
-    const batch = await db.transaction().execute(async (trx) => {
+    const batch = await inTransaction(db, async (trx) => {
       let query = trx
         .selectFrom('response')
         .select(['id', 'content', 'prompt_id', 'provider', 'model', 'created_at'])
@@ -80,7 +81,7 @@ export async function reanalyzeWorkspace(
 
   after = undefined
   for (;;) {
-    const batch = await db.transaction().execute(async (trx) => {
+    const batch = await inTransaction(db, async (trx) => {
       let query = trx
         .selectFrom('aio_observation')
         .select(['id', 'prompt_id', 'observed_at', 'overview_text', 'has_aio'])

@@ -3,6 +3,7 @@
 // (re-analysis, a prompt's tags changing) rebuilds the workspace's rollups from the facts.
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
+import { inTransaction } from '../db/tenant-scope.js'
 
 const DAY = sql`(r.created_at at time zone 'UTC')::date`
 const MENTION_DAY = sql`(m.created_at at time zone 'UTC')::date`
@@ -104,6 +105,5 @@ export async function rebuildRollups(db: DB, workspaceId: string): Promise<void>
       where m.workspace_id = ${workspaceId}
       group by 1, 2, 3, 4, 5, 6`.execute(trx)
   }
-  if (db.isTransaction) await run(db)
-  else await db.transaction().execute(run)
+  await inTransaction(db, run)
 }

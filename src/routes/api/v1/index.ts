@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
-import { createAuthHook } from '../../../auth/authenticate.js'
+import { createAuthHook, finishScopedTransaction } from '../../../auth/authenticate.js'
 import { AppError } from '../../../http/errors.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
 import { aioMetricsRoutes } from './aio-metrics/index.js'
@@ -17,8 +17,17 @@ import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
 
-export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis }): Promise<void> {
-  app.addHook('onRequest', createAuthHook(app.database.db))
+export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis; rowLevelSecurity: { scoped: boolean; useRole: boolean } }): Promise<void> {
+  app.decorateRequest('db', null as never)
+  app.addHook('onRequest', createAuthHook(app.database.db, options.rowLevelSecurity))
+  // The request's transaction ends before the answer leaves: committed for successes,
+  // rolled back otherwise; an aborted request rolls back too.
+  app.addHook('onSend', async (request, reply, payload) => {
+    await finishScopedTransaction(request, reply.statusCode < 400)
+    return payload
+  })
+  app.addHook('onResponse', async (request) => finishScopedTransaction(request, false))
+  app.addHook('onRequestAbort', async (request) => finishScopedTransaction(request, false))
 
   await app.register(rateLimit, {
     max: app.config.rateLimitPerMinute,

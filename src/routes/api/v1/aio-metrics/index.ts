@@ -8,7 +8,7 @@ export async function aioMetricsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/aio-metrics', { schema: getAioMetricsSchema }, async (request) => {
     const query = request.query as AioMetricsQuery
     const range = resolveDateRange({ start: query.start_date, end: query.end_date })
-    const data = await getAioMetrics(app.database.db, request.auth.workspaceId, { range, tags: query.tags ?? [], targetBrandId: query.target_brand_id })
+    const data = await getAioMetrics(request.db, request.auth.workspaceId, { range, tags: query.tags ?? [], targetBrandId: query.target_brand_id })
     return { success: true as const, data, message: `AIO coverage over ${data.total_queries} ${data.total_queries === 1 ? 'query' : 'queries'}` }
   })
 
@@ -16,7 +16,7 @@ export async function aioMetricsRoutes(app: FastifyInstance): Promise<void> {
     const { prompt_id } = request.params as { prompt_id: string }
     const query = request.query as PromptAioMetricsQuery
     const range = resolveDateRange({ start: query.start_date, end: query.end_date })
-    const data = await getPromptAioMetrics(app.database.db, request.auth.workspaceId, prompt_id, { range, targetBrandId: query.target_brand_id })
+    const data = await getPromptAioMetrics(request.db, request.auth.workspaceId, prompt_id, { range, targetBrandId: query.target_brand_id })
     return { success: true as const, data }
   })
 }

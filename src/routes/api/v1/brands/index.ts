@@ -24,7 +24,7 @@ export async function brandsRoutes(app: FastifyInstance): Promise<void> {
     const query = request.query as ListQuery
     const page = { page: query.page, perPage: query.per_page }
     const { brands, totalItems } = await getBrands(
-      app.database.db,
+      request.db,
       request.auth.workspaceId,
       { isActive: query.is_active, discoveryStatus: query.discovery_status },
       page,
@@ -38,7 +38,7 @@ export async function brandsRoutes(app: FastifyInstance): Promise<void> {
   })
 
   app.get('/brands/:brand_id', { schema: getBrandSchema }, async (request) => {
-    const { db } = app.database
+    const db = request.db
     const { workspaceId } = request.auth
     const { brand_id } = request.params as { brand_id: string }
     const filters = await resolveAnalyticsFilters(db, workspaceId, request.query as AnalyticsQuery)
@@ -48,14 +48,14 @@ export async function brandsRoutes(app: FastifyInstance): Promise<void> {
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
-    const { brand, reanalysis } = await createBrand(app.database.db, request.auth.workspaceId, request.body as never)
+    const { brand, reanalysis } = await createBrand(request.db, request.auth.workspaceId, request.body as never)
     reply.status(201)
     return { success: true as const, data: brand, message: `Created brand "${brand.name}"${reanalysisNote(reanalysis)}` }
   })
 
   app.patch('/brands/:brand_id', updateBrandRoute, async (request) => {
     const { brand_id } = request.params as { brand_id: string }
-    const { brand, reanalysis } = await updateBrand(app.database.db, request.auth.workspaceId, brand_id, request.body as never)
+    const { brand, reanalysis } = await updateBrand(request.db, request.auth.workspaceId, brand_id, request.body as never)
     return { success: true as const, data: brand, message: `Updated brand "${brand.name}"${reanalysisNote(reanalysis)}` }
   })
 }

@@ -7,7 +7,7 @@ const brandCount = (n: number) => `${n} brand${n === 1 ? '' : 's'}`
 
 export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard', { schema: getDashboardSchema }, async (request) => {
-    const { db } = app.database
+    const db = request.db
     const { workspaceId } = request.auth
     const filters = await resolveAnalyticsFilters(db, workspaceId, request.query as AnalyticsQuery)
     const data = await getDashboard(db, workspaceId, filters)

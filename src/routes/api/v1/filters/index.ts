@@ -4,7 +4,7 @@ import { getFiltersSchema } from './schema.js'
 
 export async function filtersRoutes(app: FastifyInstance): Promise<void> {
   app.get('/filters', { schema: getFiltersSchema }, async (request) => {
-    const data = await getFilterValues(app.database.db, request.auth.workspaceId)
+    const data = await getFilterValues(request.db, request.auth.workspaceId)
     return {
       success: true as const,
       data,

@@ -22,12 +22,12 @@ function batchItems(body: unknown, listName: string): unknown[] {
 
 export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   app.post('/ingest/responses', ingestResponsesRoute, async (request) => {
-    const data = await ingestResponses(app.database.db, request.auth.workspaceId, batchItems(request.body, 'responses'))
+    const data = await ingestResponses(request.db, request.auth.workspaceId, batchItems(request.body, 'responses'))
     return { success: true as const, data }
   })
 
   app.post('/ingest/aio', ingestAioRoute, async (request) => {
-    const data = await ingestAio(app.database.db, request.auth.workspaceId, batchItems(request.body, 'observations'))
+    const data = await ingestAio(request.db, request.auth.workspaceId, batchItems(request.body, 'observations'))
     return { success: true as const, data }
   })
 }

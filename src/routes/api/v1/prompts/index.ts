@@ -11,10 +11,10 @@ export async function promptsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/prompts', { schema: getPromptsSchema }, async (request) => {
     const query = request.query as PromptListQuery
     const { workspaceId } = request.auth
-    const filters = await resolveAnalyticsFilters(app.database.db, workspaceId, query)
+    const filters = await resolveAnalyticsFilters(request.db, workspaceId, query)
     // DESIGN §4: per_page given → pages of that size; absent → everything on one page.
     const paged = query.per_page !== undefined ? { page: query.page ?? 1, perPage: query.per_page } : undefined
-    const { prompts, totalItems } = await getPromptPerformance(app.database.db, workspaceId, query.brand_id, filters, paged)
+    const { prompts, totalItems } = await getPromptPerformance(request.db, workspaceId, query.brand_id, filters, paged)
     if (paged) return { success: true as const, data: { prompts, pagination: paginationPlain(paged, totalItems) } }
     // One page holding everything: any later page is past the end.
     const page = { page: query.page ?? 1, perPage: Math.max(totalItems, 1) }
@@ -24,20 +24,20 @@ export async function promptsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/prompts/:prompt_id', { schema: getPromptSchema }, async (request) => {
     const { prompt_id } = request.params as { prompt_id: string }
     const query = request.query as PromptDetailQuery
-    const filters = await resolveAnalyticsFilters(app.database.db, request.auth.workspaceId, query)
-    const data = await getPromptDetail(app.database.db, request.auth.workspaceId, prompt_id, filters)
+    const filters = await resolveAnalyticsFilters(request.db, request.auth.workspaceId, query)
+    const data = await getPromptDetail(request.db, request.auth.workspaceId, prompt_id, filters)
     return { success: true as const, data }
   })
 
   app.post('/prompts', createPromptRoute, async (request, reply) => {
-    const prompt = await createPrompt(app.database.db, request.auth.workspaceId, request.body as never)
+    const prompt = await createPrompt(request.db, request.auth.workspaceId, request.body as never)
     reply.status(201)
     return { success: true as const, data: prompt, message: 'Created prompt' }
   })
 
   app.patch('/prompts/:prompt_id', updatePromptRoute, async (request) => {
     const { prompt_id } = request.params as { prompt_id: string }
-    const prompt = await updatePrompt(app.database.db, request.auth.workspaceId, prompt_id, request.body as never)
+    const prompt = await updatePrompt(request.db, request.auth.workspaceId, prompt_id, request.body as never)
     return { success: true as const, data: prompt, message: 'Updated prompt' }
   })
 }

@@ -8,10 +8,10 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
   app.get('/responses', { schema: getResponsesSchema }, async (request) => {
     const query = request.query as ResponsesQuery
     const { workspaceId } = request.auth
-    const filters = await resolveAnalyticsFilters(app.database.db, workspaceId, query)
+    const filters = await resolveAnalyticsFilters(request.db, workspaceId, query)
     // Ajv has applied the schema defaults.
     const page = { page: query.page!, perPage: query.per_page! }
-    const { responses, totalItems } = await getResponsePreviews(app.database.db, workspaceId, filters, { hasContent: query.has_content, page })
+    const { responses, totalItems } = await getResponsePreviews(request.db, workspaceId, filters, { hasContent: query.has_content, page })
     return { success: true as const, data: { responses, pagination: paginationMinimal(page, totalItems) } }
   })
 }

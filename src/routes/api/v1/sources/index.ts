@@ -7,7 +7,7 @@ import { getSourcesSchema, type SourcesQuery } from './schemas.js'
 export async function sourcesRoutes(app: FastifyInstance): Promise<void> {
   app.get('/sources', { schema: getSourcesSchema }, async (request) => {
     const query = request.query as SourcesQuery
-    const db = app.database.db
+    const db = request.db
     const workspaceId = request.auth.workspaceId
     const filters = await resolveAnalyticsFilters(db, workspaceId, query)
     const page = { page: query.page, perPage: query.per_page }

@@ -8,7 +8,7 @@ import { getUrlsDetailedSchema, getUrlsSchema, type UrlsDetailedQuery, type Urls
 export async function urlsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/urls', { schema: getUrlsSchema }, async (request) => {
     const query = request.query as UrlsQuery
-    const db = app.database.db
+    const db = request.db
     const workspaceId = request.auth.workspaceId
     const filters = await resolveAnalyticsFilters(db, workspaceId, query)
     const page = { page: query.page, perPage: query.per_page }
@@ -23,7 +23,7 @@ export async function urlsRoutes(app: FastifyInstance): Promise<void> {
   // Spec: urls-detailed has neither message nor has_next/has_prev.
   app.get('/urls-detailed', { schema: getUrlsDetailedSchema }, async (request) => {
     const query = request.query as UrlsDetailedQuery
-    const db = app.database.db
+    const db = request.db
     const workspaceId = request.auth.workspaceId
     const filters = await resolveAnalyticsFilters(db, workspaceId, query)
     const page = { page: query.page, perPage: query.per_page }

@@ -1,0 +1,56 @@
+// Request-scoped database access under row-level security (PostgreSQL). Every API
+// request runs its queries in one transaction that switches to the unprivileged role and
+// names the workspace with transaction-local settings, so a pooled connection carries
+// nothing over to the next request. On PGlite requests use the shared handle directly
+// (one embedded, single-user database; the workspace filter in every query is the wall).
+import { sql, type ControlledTransaction } from 'kysely'
+import type { DB } from './database.js'
+import type { Database } from './schema.js'
+
+export const APP_ROLE = 'beacon_app'
+
+/** Grants the service role what it needs on this schema's tables; idempotent, run after migrating. */
+export async function grantAppRole(db: DB): Promise<void> {
+  await sql
+    .raw(
+      `do $$ begin
+         if exists (select 1 from pg_roles where rolname = '${APP_ROLE}') then
+           execute format('grant usage on schema %I to ${APP_ROLE}', current_schema());
+           execute format('grant select, insert, update, delete on all tables in schema %I to ${APP_ROLE}', current_schema());
+         end if;
+       exception when insufficient_privilege then
+         raise notice 'not allowed to grant to ${APP_ROLE}';
+       end $$`,
+    )
+    .execute(db)
+}
+
+/** Whether this connection can switch to the service role (it exists and we may use it). */
+export async function canUseAppRole(db: DB): Promise<boolean> {
+  const { rows } = await sql<{ usable: boolean }>`
+    select exists (select 1 from pg_roles where rolname = ${APP_ROLE}) and pg_has_role(current_user, ${APP_ROLE}, 'MEMBER') as usable`.execute(db)
+  return rows[0]?.usable === true
+}
+
+export type ScopedTransaction = ControlledTransaction<Database>
+
+export async function beginScoped(db: DB, options: { useRole: boolean }): Promise<ScopedTransaction> {
+  const trx = await db.startTransaction().execute()
+  try {
+    if (options.useRole) await sql`set local role ${sql.raw(APP_ROLE)}`.execute(trx)
+  } catch (error) {
+    await trx.rollback().execute().catch(() => {})
+    throw error
+  }
+  return trx
+}
+
+export async function setScope(trx: DB, name: 'app.workspace_id' | 'app.key_hash', value: string): Promise<void> {
+  await sql`select set_config(${name}, ${value}, true)`.execute(trx)
+}
+
+/** Runs fn in a transaction, or directly when the caller already holds one. */
+export async function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db)
+  return db.transaction().execute(fn)
+}

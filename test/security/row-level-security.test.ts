@@ -1,0 +1,89 @@
+// Row-level security on PostgreSQL: the second wall behind the workspace filter in
+// every query. PGlite's only user is a superuser, so these checks are PostgreSQL-only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { createTestContext, type TestContext } from '../helpers/test-app.js'
+import { createBrand, createPrompt, ingest } from '../helpers/requests.js'
+import { APP_ROLE, beginScoped, setScope } from '../../src/db/tenant-scope.js'
+
+const TENANT_TABLES = ['workspace', 'api_key', 'model', 'brand', 'prompt', 'response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain']
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security (postgres)', () => {
+  let ctx: TestContext
+  let a: { workspaceId: string; key: string }
+  let b: { workspaceId: string; key: string }
+  beforeAll(async () => {
+    // One pooled connection: whatever a request leaves on it, the next user would see.
+    ctx = await createTestContext('postgres', { databasePoolSize: 1 })
+    a = await ctx.tenant()
+    b = await ctx.tenant()
+    for (const t of [a, b]) {
+      const prompt = await createPrompt(ctx, t.key, 'Which tool?', ['x'])
+      await createBrand(ctx, t.key, { name: 'Acme' })
+      await ingest(ctx, t.key, [{ prompt_id: prompt, provider: 'openai', model: 'gpt-4o', content: 'Acme is good. https://acme.com', created_at: new Date().toISOString() }])
+    }
+  })
+  afterAll(() => ctx.close())
+
+  it('the service role is neither superuser nor BYPASSRLS, and every tenant table forces RLS', async () => {
+    const { rows: role } = await sql<{ rolsuper: boolean; rolbypassrls: boolean }>`select rolsuper, rolbypassrls from pg_roles where rolname = ${APP_ROLE}`.execute(ctx.database.db)
+    expect(role).toEqual([{ rolsuper: false, rolbypassrls: false }])
+    const { rows } = await sql<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>`
+      select relname, relrowsecurity, relforcerowsecurity from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname = any(${TENANT_TABLES}::text[])`.execute(ctx.database.db)
+    expect(rows).toHaveLength(TENANT_TABLES.length)
+    for (const row of rows) expect(row, row.relname).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true })
+  })
+
+  it('a query without the workspace setting sees nothing', async () => {
+    const trx = await beginScoped(ctx.database.db, { useRole: true })
+    try {
+      for (const table of TENANT_TABLES) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(trx)
+        expect(Number(rows[0].n), table).toBe(0)
+      }
+    } finally {
+      await trx.rollback().execute()
+    }
+    // The data is there: the owner (a superuser here) sees both workspaces.
+    const { rows } = await sql<{ n: number }>`select count(distinct workspace_id) as n from response`.execute(ctx.database.db)
+    expect(Number(rows[0].n)).toBe(2)
+  })
+
+  it('a scoped query without any workspace filter sees only its own workspace, and cannot write into another', async () => {
+    const trx = await beginScoped(ctx.database.db, { useRole: true })
+    try {
+      await setScope(trx, 'app.workspace_id', a.workspaceId)
+      const { rows } = await sql<{ workspace_id: string }>`select distinct workspace_id from response`.execute(trx)
+      expect(rows.map((r) => r.workspace_id)).toEqual([a.workspaceId])
+      await expect(sql`insert into model (workspace_id, id, provider, name) values (${b.workspaceId}, 'sneaky', 'openai', 'x')`.execute(trx)).rejects.toThrow(/row-level security/)
+    } finally {
+      await trx.rollback().execute()
+    }
+  })
+
+  it('a pooled connection carries nothing over from a request', async () => {
+    const response = await ctx.get('/api/v1/dashboard', a.key)
+    expect(response.statusCode).toBe(200)
+    expect(response.json().data.total_mentions).toBe(1)
+    // Same single pooled connection, next user, no setting of its own.
+    const trx = await beginScoped(ctx.database.db, { useRole: true })
+    try {
+      const { rows } = await sql<{ ws: string | null; n: number }>`select current_setting('app.workspace_id', true) as ws, (select count(*) from response) as n`.execute(trx)
+      expect(rows[0].ws ?? '').toBe('')
+      expect(Number(rows[0].n)).toBe(0)
+    } finally {
+      await trx.rollback().execute()
+    }
+    const { rows } = await sql<{ role: string }>`select current_user as role`.execute(ctx.database.db)
+    expect(rows[0].role).not.toBe(APP_ROLE)
+  })
+
+  it('requests keep working under RLS: reads, writes and 404s', async () => {
+    const filters = await ctx.get('/api/v1/filters', b.key)
+    expect(filters.json().data.models).toEqual([{ id: 'gpt-4o', provider: 'openai', name: 'gpt-4o' }])
+    const prompt = await createPrompt(ctx, b.key, 'Another?')
+    expect(prompt).toMatch(/^[0-9a-f-]{36}$/)
+    const foreign = await ctx.get(`/api/v1/prompts/${prompt}`, a.key)
+    expect(foreign.statusCode).toBe(404)
+  })
+})
