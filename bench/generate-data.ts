@@ -196,7 +196,7 @@ if (database.backend === 'postgres') await sql`set synchronous_commit = off`.exe
 // Start from a clean slate for these workspaces (re-runs replace the dataset).
 const workspaces = [buildWorkspace(0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
 const ids = workspaces.map((w) => w.id)
-for (const table of ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'api_key', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain'] as const) {
+for (const table of ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'api_key', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals'] as const) {
   await db.deleteFrom(table).where('workspace_id', 'in', ids).execute()
 }
 await db.deleteFrom('workspace').where('id', 'in', ids).execute()

@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import * as initialSchema from './migrations/0001-initial-schema.js'
 import * as dailyRollups from './migrations/0003-daily-rollups.js'
 import * as rowLevelSecurity from './migrations/0004-row-level-security.js'
+import * as rollupTotals from './migrations/0005-rollup-totals.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial-schema': initialSchema,
   '0003-daily-rollups': dailyRollups,
   '0004-row-level-security': rowLevelSecurity,
+  '0005-rollup-totals': rollupTotals,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -160,6 +160,9 @@ export interface DailyMentionStatsTable {
   sentiment_count: number
 }
 
+export type DailyResponseTotalsTable = Omit<DailyResponseStatsTable, 'tags'>
+export type DailyBrandTotalsTable = Omit<DailyMentionStatsTable, 'tags'>
+
 export interface WorkspaceDomainTable {
   workspace_id: string
   domain: string
@@ -181,4 +184,6 @@ export interface Database {
   daily_response_stats: DailyResponseStatsTable
   daily_mention_stats: DailyMentionStatsTable
   workspace_domain: WorkspaceDomainTable
+  daily_response_totals: DailyResponseTotalsTable
+  daily_brand_totals: DailyBrandTotalsTable
 }

@@ -26,7 +26,7 @@ export interface DemoSeedResult {
   seconds: number
 }
 
-const TENANT_TABLES = ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain'] as const
+const TENANT_TABLES = ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals'] as const
 
 export async function deleteWorkspaceData(db: DB, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {

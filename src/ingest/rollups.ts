@@ -51,6 +51,19 @@ export async function addToRollups(db: DB, workspaceId: string, responses: Rollu
       as g(day, provider, model, tags, n)
     on conflict (workspace_id, day, provider, model, tags) do update set responses = s.responses + excluded.responses`.execute(db)
 
+  const totals = new Map<string, number>()
+  for (const r of responses) {
+    const key = JSON.stringify([utcDay(r.created_at), r.provider, r.model])
+    totals.set(key, (totals.get(key) ?? 0) + 1)
+  }
+  const totalGroups = [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, n]) => [...(JSON.parse(key) as string[]), n] as const)
+  await sql`
+    insert into daily_response_totals as s (workspace_id, day, provider, model, responses)
+    select ${workspaceId}::uuid, g.day, g.provider, g.model, g.n
+    from unnest(${totalGroups.map((g) => g[0])}::date[], ${totalGroups.map((g) => g[1])}::text[], ${totalGroups.map((g) => g[2])}::text[], ${totalGroups.map((g) => g[3])}::int[])
+      as g(day, provider, model, n)
+    on conflict (workspace_id, day, provider, model) do update set responses = s.responses + excluded.responses`.execute(db)
+
   if (mentions.length) {
     const sorted = [...mentions].sort((a, b) => {
       const ka = `${utcDay(a.created_at)}|${a.provider}|${a.model}|${tagKey(a.prompt_id)}|${a.brand_id}`
@@ -74,6 +87,21 @@ export async function addToRollups(db: DB, workspaceId: string, responses: Rollu
         position_sum = s.position_sum + excluded.position_sum,
         sentiment_sum = s.sentiment_sum + excluded.sentiment_sum,
         sentiment_count = s.sentiment_count + excluded.sentiment_count`.execute(db)
+    await sql`
+      insert into daily_brand_totals as s (workspace_id, day, provider, model, brand_id, responses, occurrences, position_sum, sentiment_sum, sentiment_count)
+      select ${workspaceId}::uuid, m.day, m.provider, m.model, m.brand_id,
+             count(*), sum(m.occurrences), sum(m.position), coalesce(sum(m.sentiment::numeric), 0), count(m.sentiment)
+      from unnest(${sorted.map((m) => utcDay(m.created_at))}::date[], ${sorted.map((m) => m.provider)}::text[], ${sorted.map((m) => m.model)}::text[],
+                  ${sorted.map((m) => m.brand_id)}::uuid[], ${sorted.map((m) => m.occurrences)}::int[], ${sorted.map((m) => m.position)}::int[], ${sorted.map((m) => m.sentiment)}::float8[])
+        as m(day, provider, model, brand_id, occurrences, position, sentiment)
+      group by m.day, m.provider, m.model, m.brand_id
+      order by m.day, m.provider, m.model, m.brand_id
+      on conflict (workspace_id, day, provider, model, brand_id) do update set
+        responses = s.responses + excluded.responses,
+        occurrences = s.occurrences + excluded.occurrences,
+        position_sum = s.position_sum + excluded.position_sum,
+        sentiment_sum = s.sentiment_sum + excluded.sentiment_sum,
+        sentiment_count = s.sentiment_count + excluded.sentiment_count`.execute(db)
   }
 
   const uniqueDomains = [...new Set(domains)].sort()
@@ -87,6 +115,8 @@ export async function rebuildRollups(db: DB, workspaceId: string): Promise<void>
   const run = async (trx: DB) => {
     await sql`delete from daily_response_stats where workspace_id = ${workspaceId}`.execute(trx)
     await sql`delete from daily_mention_stats where workspace_id = ${workspaceId}`.execute(trx)
+    await sql`delete from daily_response_totals where workspace_id = ${workspaceId}`.execute(trx)
+    await sql`delete from daily_brand_totals where workspace_id = ${workspaceId}`.execute(trx)
     await sql`delete from workspace_domain where workspace_id = ${workspaceId}`.execute(trx)
     await sql`insert into workspace_domain (workspace_id, domain) select distinct workspace_id, domain from citation where workspace_id = ${workspaceId}`.execute(trx)
     await sql`
@@ -104,6 +134,14 @@ export async function rebuildRollups(db: DB, workspaceId: string): Promise<void>
       join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id
       where m.workspace_id = ${workspaceId}
       group by 1, 2, 3, 4, 5, 6`.execute(trx)
+    // The tag-free totals are the tag-set rows summed over tag sets: exact by construction.
+    await sql`
+      insert into daily_response_totals (workspace_id, day, provider, model, responses)
+      select workspace_id, day, provider, model, sum(responses) from daily_response_stats where workspace_id = ${workspaceId} group by 1, 2, 3, 4`.execute(trx)
+    await sql`
+      insert into daily_brand_totals (workspace_id, day, provider, model, brand_id, responses, occurrences, position_sum, sentiment_sum, sentiment_count)
+      select workspace_id, day, provider, model, brand_id, sum(responses), sum(occurrences), sum(position_sum), sum(sentiment_sum), sum(sentiment_count)
+      from daily_mention_stats where workspace_id = ${workspaceId} group by 1, 2, 3, 4, 5`.execute(trx)
   }
   await inTransaction(db, run)
 }

@@ -21,6 +21,16 @@ export function rollupConditions(alias: string, workspaceId: string, filters: Pi
 }
 
 /**
+ * The rollup pair for these filters: tag-free totals unless a tags filter needs the
+ * tag-set grain. Both are exact; the totals are far smaller.
+ */
+export function rollupTables(filters: Pick<AnalyticsFilters, 'tags'>): { responses: 'daily_response_totals' | 'daily_response_stats'; brands: 'daily_brand_totals' | 'daily_mention_stats' } {
+  return filters.tags.length
+    ? { responses: 'daily_response_stats', brands: 'daily_mention_stats' }
+    : { responses: 'daily_response_totals', brands: 'daily_brand_totals' }
+}
+
+/**
  * Distinct cited domains among responses matching the filters. Each domain the workspace
  * was ever cited for is probed once through citation (workspace_id, domain, created_at):
  * cost follows the number of domains, not the number of citations in range.

@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { eachDay, previousRange, type DateRange } from '../../http/date-range.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
-import { rollupConditions } from '../rollup-conditions.js'
+import { rollupConditions, rollupTables } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
@@ -89,12 +89,13 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
   const rollupDay = sql<string | null>`case when s.day >= ${filters.range.start}::date then to_char(s.day, 'YYYY-MM-DD') end`
   // Both periods at once: from the previous start to the current end.
   const spanRollup = { ...filters, range: { start: previous.start, end: filters.range.end } }
+  const tables = rollupTables(filters)
 
   const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
     db.selectFrom('brand').select([...brandRecordColumns]).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst(),
     // The brand's own totals, by day and provider, from the exact daily rollup.
     db
-      .selectFrom('daily_mention_stats as s')
+      .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
       .select((eb) => [
         rollupDay.as('day'),
         's.provider',
@@ -111,7 +112,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .execute(),
     // Share-of-voice denominators: occurrences of every active brand (and this one), per period.
     db
-      .selectFrom('daily_mention_stats as s')
+      .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
       .select((eb) => [sql<boolean>`s.day >= ${filters.range.start}::date`.as('current'), eb.fn.sum<number>('s.occurrences').as('occurrences')])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .where((eb) =>
@@ -123,7 +124,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .groupBy(sql`1`)
       .execute(),
     db
-      .selectFrom('daily_response_stats as s')
+      .selectFrom(`${tables.responses} as s` as 'daily_response_stats as s')
       .select([rollupDay.as('day'), 's.provider', (eb) => eb.fn.sum<number>('s.responses').as('responses')])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .groupBy([sql`1`, 's.provider'])

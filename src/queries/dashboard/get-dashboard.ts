@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DateRange } from '../../http/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { countDistinctDomains, rollupConditions } from '../rollup-conditions.js'
+import { countDistinctDomains, rollupConditions, rollupTables } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
 
 export interface BrandMetrics {
@@ -23,6 +23,7 @@ export interface Dashboard {
 }
 
 export async function getDashboard(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Dashboard> {
+  const tables = rollupTables(filters)
   const [brands, mentions, responses, sources] = await Promise.all([
     db
       .selectFrom('brand')
@@ -35,7 +36,7 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       .orderBy('id')
       .execute(),
     db
-      .selectFrom('daily_mention_stats as s')
+      .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
       .select((eb) => [
         's.brand_id',
         eb.fn.sum<number>('s.responses').as('responses'),
@@ -48,7 +49,7 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       .groupBy('s.brand_id')
       .execute(),
     db
-      .selectFrom('daily_response_stats as s')
+      .selectFrom(`${tables.responses} as s` as 'daily_response_stats as s')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('s.responses'), sql<number>`0`).as('n'))
       .where(rollupConditions('s', workspaceId, filters))
       .executeTakeFirstOrThrow(),
