@@ -22,6 +22,8 @@ export interface Config {
   databasePoolSize: number
   /** how long a client may take to send a whole request (headers and body), ms */
   requestTimeoutMs: number
+  /** analytics answers kept in memory per instance; 0 turns the cache off */
+  responseCacheEntries: number
 }
 
 export class ConfigError extends Error {}
@@ -53,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_MB', 10, 1, 1024) * 1024 * 1024,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    responseCacheEntries: integer(env, 'RESPONSE_CACHE_ENTRIES', 5000, 0, 1_000_000),
   }
 }

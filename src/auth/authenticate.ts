@@ -12,6 +12,8 @@ export interface AuthContext {
   keyId: string
   scopes: Scope[]
   tier: Tier
+  /** bumped by every write to the workspace's analytics; response caches key on it */
+  dataVersion: number
 }
 
 declare module 'fastify' {
@@ -74,12 +76,12 @@ export function createAuthHook(shared: DB, options: AuthOptions) {
     const now = new Date()
     if (!keyRow) throw unauthorized('Unknown API key')
     if (options.scoped) await setScope(db, 'app.workspace_id', keyRow.workspace_id)
-    const workspace = await db.selectFrom('workspace').select('tier').where('id', '=', keyRow.workspace_id).executeTakeFirstOrThrow()
-    const row = { ...keyRow, tier: workspace.tier }
+    const workspace = await db.selectFrom('workspace').select(['tier', 'data_version']).where('id', '=', keyRow.workspace_id).executeTakeFirstOrThrow()
+    const row = { ...keyRow, tier: workspace.tier, dataVersion: Number(workspace.data_version) }
     if (row.revoked_at) throw unauthorized('This API key has been revoked; create a new one')
     if (row.expires_at && row.expires_at <= now) throw unauthorized('This API key has expired; create a new one')
 
-    request.auth = { workspaceId: row.workspace_id, keyId: row.id, scopes: row.scopes as Scope[], tier: row.tier }
+    request.auth = { workspaceId: row.workspace_id, keyId: row.id, scopes: row.scopes as Scope[], tier: row.tier, dataVersion: row.dataVersion }
 
     const access = request.routeOptions.config.access ?? DEFAULT_ACCESS
     for (const scope of access.scopes) {

@@ -3,6 +3,7 @@ import * as initialSchema from './migrations/0001-initial-schema.js'
 import * as dailyRollups from './migrations/0003-daily-rollups.js'
 import * as rowLevelSecurity from './migrations/0004-row-level-security.js'
 import * as rollupTotals from './migrations/0005-rollup-totals.js'
+import * as dataVersion from './migrations/0006-data-version.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-daily-rollups': dailyRollups,
   '0004-row-level-security': rowLevelSecurity,
   '0005-rollup-totals': rollupTotals,
+  '0006-data-version': dataVersion,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

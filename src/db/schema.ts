@@ -15,6 +15,7 @@ export interface WorkspaceTable {
   name: string
   tier: Tier
   created_at: CreatedAt
+  data_version: Generated<number>
 }
 
 export interface ApiKeyTable {

@@ -9,6 +9,7 @@ import { compileBrandMatcher } from '../analysis/index.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { todayUtc } from '../http/date-range.js'
+import { bumpDataVersion } from '../db/data-version.js'
 import { DEMO_WORKSPACE_NAME, generateDemoDataset, type DemoDataset } from './generate-demo.js'
 
 const NAMESPACE = '5b0c1a52-7d59-4c43-9a8e-2f4f6c1d3e7a'
@@ -31,6 +32,7 @@ const TENANT_TABLES = ['mention', 'citation', 'aio_appearance', 'aio_observation
 export async function deleteWorkspaceData(db: DB, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const table of TENANT_TABLES) await trx.deleteFrom(table).where('workspace_id', '=', workspaceId).execute()
+    await bumpDataVersion(trx, workspaceId)
   })
 }
 

@@ -8,6 +8,7 @@ import { findAioAppearances, type BrandMatcher } from '../analysis/index.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { batchError, type IngestResult } from './ingest-responses.js'
 import { insertInChunks } from './insert-chunks.js'
+import { bumpDataVersion } from '../db/data-version.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { validateAioItems, type AioItem, type ItemProblem } from './validate-items.js'
 
@@ -86,6 +87,7 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
       2000,
       (chunk) => trx.insertInto('aio_appearance').values(chunk).execute(),
     )
+    if (inserted.size) await bumpDataVersion(trx, workspaceId)
     return { accepted: inserted.size, duplicates: items.length - inserted.size }
   })
 }

@@ -11,6 +11,7 @@ import { describeProblems, validateResponseItems, type ItemProblem, type Respons
 import { insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { addToRollups } from './rollups.js'
+import { bumpDataVersion } from '../db/data-version.js'
 
 export interface IngestResult {
   accepted: number
@@ -136,6 +137,7 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
       mentions.filter((m) => inserted.has(m.response_id)) as never,
       citations.filter((c) => inserted.has(c.response_id)).map((c) => c.domain),
     )
+    if (inserted.size) await bumpDataVersion(trx, workspaceId)
     return { accepted: inserted.size, duplicates: items.length - inserted.size }
   })
 }

@@ -9,6 +9,7 @@ import { loadBrandMatcher } from './brand-terms.js'
 import { insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { rebuildRollups } from './rollups.js'
+import { bumpDataVersion } from '../db/data-version.js'
 
 export interface ReanalysisProgress {
   responses: number
@@ -115,5 +116,6 @@ export async function reanalyzeWorkspace(
     progress.observations += batch.length
     options.onProgress?.({ ...progress })
   }
+  await bumpDataVersion(db, workspaceId)
   return progress
 }

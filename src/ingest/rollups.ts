@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { inTransaction } from '../db/tenant-scope.js'
+import { bumpDataVersion } from '../db/data-version.js'
 
 const DAY = sql`(r.created_at at time zone 'UTC')::date`
 const MENTION_DAY = sql`(m.created_at at time zone 'UTC')::date`
@@ -143,5 +144,8 @@ export async function rebuildRollups(db: DB, workspaceId: string): Promise<void>
       select workspace_id, day, provider, model, brand_id, sum(responses), sum(occurrences), sum(position_sum), sum(sentiment_sum), sum(sentiment_count)
       from daily_mention_stats where workspace_id = ${workspaceId} group by 1, 2, 3, 4, 5`.execute(trx)
   }
-  await inTransaction(db, run)
+  await inTransaction(db, async (trx) => {
+    await run(trx)
+    await bumpDataVersion(trx, workspaceId)
+  })
 }

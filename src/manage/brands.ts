@@ -6,6 +6,7 @@ import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { reanalyzeWorkspace, type ReanalysisProgress } from '../ingest/reanalyze.js'
 import { cleanList } from './clean-list.js'
+import { bumpDataVersion } from '../db/data-version.js'
 
 export interface BrandInput {
   name?: string
@@ -89,6 +90,7 @@ export async function createBrand(db: DB, workspaceId: string, raw: BrandInput) 
     })
     .returning(brandColumns)
     .executeTakeFirstOrThrow()
+  await bumpDataVersion(db, workspaceId)
   const reanalysis = await reanalyzeWorkspace(db, workspaceId)
   return { brand, reanalysis }
 }
@@ -108,6 +110,7 @@ export async function updateBrand(db: DB, workspaceId: string, brandId: string, 
     .returning(brandColumns)
     .executeTakeFirstOrThrow()
   // Only what matching sees needs a new analysis.
+  await bumpDataVersion(db, workspaceId)
   const affectsAnalysis = ['name', 'aliases', 'domain', 'is_active'].some((field) => field in changes)
   const reanalysis = affectsAnalysis ? await reanalyzeWorkspace(db, workspaceId) : null
   return { brand, reanalysis }

@@ -3,6 +3,7 @@ import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { cleanList } from './clean-list.js'
 import { rebuildRollups } from '../ingest/rollups.js'
+import { bumpDataVersion } from '../db/data-version.js'
 
 export interface PromptInput {
   text?: string
@@ -25,11 +26,13 @@ function clean(input: PromptInput): PromptInput {
 export async function createPrompt(db: DB, workspaceId: string, raw: PromptInput) {
   const input = clean(raw)
   if (!input.text) throw new AppError(400, 'missing_parameter', 'text is required', { param: 'text' })
-  return db
+  const prompt = await db
     .insertInto('prompt')
     .values({ workspace_id: workspaceId, id: newId(), text: input.text, tags: input.tags ?? [], is_active: input.is_active ?? true })
     .returning(promptColumns)
     .executeTakeFirstOrThrow()
+  await bumpDataVersion(db, workspaceId)
+  return prompt
 }
 
 export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput) {
@@ -43,5 +46,6 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
   if (!prompt) throw notFound('Prompt')
   // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
   if ('tags' in changes) await rebuildRollups(db, workspaceId)
+  if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
   return prompt
 }

@@ -1,6 +1,8 @@
 // The /api/v1 subtree: authentication and the per-key limiter are applied here once,
 // for every route below; routes only declare what access they need (config.access).
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ResponseCache } from '../../../http/response-cache.js'
+import { todayUtc } from '../../../http/date-range.js'
 import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import { createAuthHook, finishScopedTransaction } from '../../../auth/authenticate.js'
@@ -24,7 +26,20 @@ export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis
   // rolled back otherwise; an aborted request rolls back too.
   app.addHook('onSend', async (request, reply, payload) => {
     await finishScopedTransaction(request, reply.statusCode < 400)
+    const key = cacheKeys.get(request)
+    if (key && reply.statusCode === 200 && typeof payload === 'string' && !reply.getHeader('x-cache')) cache.set(key, payload)
     return payload
+  })
+
+  // Analytics answers are cached by (workspace data version, URL, day); exports are not.
+  const cache = new ResponseCache(app.config.responseCacheEntries)
+  const cacheKeys = new WeakMap<FastifyRequest, string>()
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || !request.auth) return
+    const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
+    const hit = cache.get(key)
+    if (hit !== undefined) return reply.header('content-type', 'application/json; charset=utf-8').header('x-cache', 'hit').send(hit)
+    cacheKeys.set(request, key)
   })
   app.addHook('onResponse', async (request) => finishScopedTransaction(request, false))
   app.addHook('onRequestAbort', async (request) => finishScopedTransaction(request, false))
