@@ -37,7 +37,8 @@ export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || !request.auth) return
     const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
-    const hit = cache.get(key)
+    // `Cache-Control: no-cache` asks for a fresh computation (the answer is still stored).
+    const hit = /no-cache/i.test(String(request.headers['cache-control'] ?? '')) ? undefined : cache.get(key)
     if (hit !== undefined) return reply.header('content-type', 'application/json; charset=utf-8').header('x-cache', 'hit').send(hit)
     cacheKeys.set(request, key)
   })
