@@ -49,6 +49,9 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     'ingest-batch': { type: 'string', default: '100' },
     'ingest-interval-ms': { type: 'string', default: '1000' },
+    // A 15 s run's RSS is dominated by GC swings; CI's quick run allows more and still
+    // catches a gross leak.
+    'rss-limit': { type: 'string', default: '10' },
   },
 })
 const positive = (name: string, raw: string | undefined, fallback: number) => {
@@ -61,7 +64,7 @@ const warmupSeconds = positive('warmup', values.warmup, values.quick ? 5 : 10)
 const connections = positive('connections', values.connections, 32)
 const ingestBatch = Math.min(positive('ingest-batch', values['ingest-batch'], 100), 1000)
 const ingestIntervalMs = positive('ingest-interval-ms', values['ingest-interval-ms'], 1000)
-const RSS_GROWTH_LIMIT = 0.1
+const RSS_GROWTH_LIMIT = positive('rss-limit', values['rss-limit'], 10) / 100
 
 const databaseUrl = process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/beacon_test'
 if (!databaseUrl.startsWith('postgres')) throw new Error('The soak runs on PostgreSQL: set DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/beacon_test)')
@@ -411,7 +414,7 @@ async function main(): Promise<number> {
     `latency     p50 ${report.analytics.all_routes_ms.p50} ms, p95 ${report.analytics.all_routes_ms.p95} ms, p99 ${report.analytics.all_routes_ms.p99} ms (per request); autocannon p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max} ms`,
     `ingestion   ${ingest.batches} batches of ${ingestBatch}, ${ingest.accepted} responses stored, statuses ${JSON.stringify(ingest.statuses)}, batch p50 ${ingest.latency_ms.p50} ms, p95 ${ingest.latency_ms.p95} ms`,
     `server RSS  ${report.server.rss_mb_after_warmup} MB after warm-up -> ${report.server.rss_mb_end} MB at the end (medians of ${window} s windows; ${report.server.rss_growth_percent >= 0 ? '+' : ''}${report.server.rss_growth_percent}%, max ${report.server.rss_mb_max} MB); error log lines ${serverErrors}`,
-    failures.length ? `FAILED: ${failures.join('; ')}` : 'PASSED: no 5xx, no client errors, RSS within 10%',
+    failures.length ? `FAILED: ${failures.join('; ')}` : `PASSED: no 5xx, no client errors, RSS within ${RSS_GROWTH_LIMIT * 100}%`,
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 
