@@ -1,3 +1,58 @@
+// Spec 4.2: four file exports and their metadata (statistics, manifest, schema).
 import type { FastifyInstance } from 'fastify'
+import { finishScopedTransaction } from '../../../../auth/authenticate.js'
+import { APP_ROLE, canUseAppRole } from '../../../../db/tenant-scope.js'
+import { createConcurrencyGate } from '../../../../exports/concurrency-gate.js'
+import { EXPORT_DEFINITIONS } from '../../../../exports/definitions/index.js'
+import { startExportDownload } from '../../../../exports/export-download.js'
+import { resolveExportFilters, type ExportQuery } from '../../../../exports/export-filters.js'
+import { getExportManifest, getExportStatistics, renderExportSchema } from '../../../../exports/export-metadata.js'
+import { exportAccess, exportRouteSchemas } from './schemas.js'
 
-export async function exportsRoutes(_app: FastifyInstance): Promise<void> {}
+export async function exportsRoutes(app: FastifyInstance): Promise<void> {
+  const gate = createConcurrencyGate(app.config.exportConcurrency)
+  const config = { access: exportAccess }
+  // The cursor's own transaction takes the service role exactly when request transactions do.
+  const role = app.database.backend === 'postgres' && (await canUseAppRole(app.database.db)) ? APP_ROLE : undefined
+
+  for (const definition of EXPORT_DEFINITIONS) {
+    const schemas = exportRouteSchemas(definition)
+    const base = `/exports/${definition.type}`
+
+    app.get(base, { schema: schemas.file, config }, async (request, reply) => {
+      const download = await startExportDownload(
+        {
+          database: app.database,
+          gate,
+          quotaPerHour: app.config.exportQuotaPerHour,
+          db: request.db,
+          endRequestTransaction: () => finishScopedTransaction(request, true),
+          role,
+        },
+        request.auth.workspaceId,
+        definition,
+        request.query as ExportQuery,
+      )
+      // Finished, failed or abandoned by the client: the cursor and the slot go back now,
+      // also when the client left while the export was being prepared.
+      if (reply.raw.closed) void download.close()
+      else reply.raw.once('close', () => void download.close())
+      return reply.headers(download.headers).send(download.body)
+    })
+
+    app.get(`${base}/statistics`, { schema: schemas.statistics, config }, async (request) => {
+      const filters = resolveExportFilters(request.query as ExportQuery)
+      return { success: true as const, data: await getExportStatistics(request.db, request.auth.workspaceId, definition, filters) }
+    })
+
+    app.get(`${base}/manifest`, { schema: schemas.manifest, config }, async (request) => {
+      const filters = resolveExportFilters(request.query as ExportQuery)
+      return { success: true as const, data: await getExportManifest(request.db, request.auth.workspaceId, definition, filters) }
+    })
+
+    app.get(`${base}/schema`, { schema: schemas.schema, config }, async (request, reply) => {
+      const { range } = resolveExportFilters(request.query as ExportQuery)
+      return reply.type('text/markdown; charset=utf-8').send(renderExportSchema(definition, range))
+    })
+  }
+}

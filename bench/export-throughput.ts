@@ -1,0 +1,306 @@
+// Export throughput: the chat-responses export over HTTP against PostgreSQL's own COPY of
+// the same query, on the same data in the same run, plus the server's peak memory.
+//   npx tsx bench/export-throughput.ts [--responses 200000] [--runs 2] [--keep]
+// Target: DATABASE_URL or postgres://postgres@127.0.0.1:5432/beacon_test, in a schema of
+// its own (dropped at the end unless --keep). The server runs in a child process so its
+// memory is measured alone (VmRSS from /proc, sampled every 10 ms). COPY runs through
+// psql's \copy with stdout counted by this process. Results: bench/results/<date>-export.json.
+import { fork, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { parseArgs } from 'node:util'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { createApiKey } from '../src/admin/api-key-store.js'
+import { createWorkspace } from '../src/admin/workspaces.js'
+import { buildApp } from '../src/app.js'
+import { SCOPES } from '../src/auth/scopes.js'
+import { loadConfig } from '../src/config.js'
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js'
+import { newId } from '../src/db/ids.js'
+import { migrateToLatest } from '../src/db/migrate.js'
+import { chatResponsesExport } from '../src/exports/definitions/chat-responses.js'
+import { resolveExportFilters } from '../src/exports/export-filters.js'
+
+const { values } = parseArgs({
+  options: {
+    responses: { type: 'string', default: '200000' },
+    runs: { type: 'string', default: '2' },
+    keep: { type: 'boolean', default: false },
+    serve: { type: 'string' },
+  },
+})
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/beacon_test'
+const DAYS = 90
+const FROM = '2026-01-01'
+const TO = '2026-03-31'
+
+/** Child process: the real app on a real port, nothing else in its memory. */
+async function serve(schema: string): Promise<void> {
+  const config = { ...loadConfig({}), databaseUrl: DATABASE_URL, logLevel: 'warn', exportQuotaPerHour: 1000, rateLimitPerMinute: 100_000 }
+  const database = await openDatabase(config, { searchPath: schema })
+  const app = await buildApp({ config, database, logger: false })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  process.send!({ port: (app.server.address() as AddressInfo).port })
+  process.on('message', async () => {
+    await app.close()
+    await database.close()
+    process.exit(0)
+  })
+}
+
+async function main(): Promise<void> {
+  const total = Number(values.responses)
+  const runs = Number(values.runs)
+  if (!Number.isInteger(total) || total < 1) throw new Error('--responses must be a positive whole number')
+  const schema = `bench_export_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: DATABASE_URL })
+  await admin.connect()
+  await admin.query(`create schema ${schema}`)
+  const config = { ...loadConfig({}), databaseUrl: DATABASE_URL }
+  const database = await openDatabase(config, { searchPath: schema })
+  let child: ReturnType<typeof fork> | undefined
+  try {
+    await migrateToLatest(database.db)
+    const started = performance.now()
+    const { workspaceId, key, mentions } = await buildData(database, total)
+    const buildSeconds = (performance.now() - started) / 1000
+    console.log(`built ${total.toLocaleString('en')} responses and ${mentions.toLocaleString('en')} mentions in ${buildSeconds.toFixed(1)} s (schema ${schema})`)
+
+    child = fork(process.argv[1], ['--serve', schema], { execArgv: process.execArgv, stdio: 'inherit' })
+    const port = await new Promise<number>((resolve, reject) => {
+      child!.once('message', (message: { port: number }) => resolve(message.port))
+      child!.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+    })
+    const base = `http://127.0.0.1:${port}`
+    const query = `date_from=${FROM}&date_to=${TO}`
+
+    const stats = await getJson(`${base}/api/v1/exports/chat-responses/statistics?${query}`, key)
+    // Warm-up: JIT, connection, and the table in shared buffers for both contenders.
+    await download(`${base}/api/v1/exports/chat-responses?date_from=${FROM}&date_to=${FROM}`, key)
+    const copySql = await equivalentCopyQuery(database, workspaceId)
+    await copyToStdout(copySql, schema)
+
+    const exportRuns: Measure[] = []
+    const copyRuns: Measure[] = []
+    let peakRssGrowthMb = 0
+    for (let run = 0; run < runs; run++) {
+      const baseline = rssMb(child.pid!)
+      let peak = baseline
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child!.pid!))), 10)
+      try {
+        exportRuns.push(await download(`${base}/api/v1/exports/chat-responses?${query}`, key))
+      } finally {
+        clearInterval(sampler)
+      }
+      peakRssGrowthMb = Math.max(peakRssGrowthMb, peak - baseline)
+      copyRuns.push(await copyToStdout(copySql, schema))
+    }
+
+    const rows = stats.data.total_rows as number
+    const exportBest = best(exportRuns)
+    const copyBest = best(copyRuns)
+    const result = {
+      date: new Date().toISOString(),
+      responses: total,
+      rows,
+      mentions,
+      node: process.version,
+      postgres: (await admin.query('show server_version')).rows[0].server_version,
+      export_http: summarize(exportBest, rows),
+      copy_csv: summarize(copyBest, rows),
+      throughput_ratio: Number((copyBest.seconds / exportBest.seconds).toFixed(3)),
+      server_peak_rss_growth_mb: Number(peakRssGrowthMb.toFixed(1)),
+      statistics_estimate_error: Number(((stats.data.estimated_size_mb * 1e6) / exportBest.bytes - 1).toFixed(4)),
+      runs: { export_seconds: exportRuns.map((r) => r.seconds), copy_seconds: copyRuns.map((r) => r.seconds) },
+      build_seconds: Number(buildSeconds.toFixed(1)),
+    }
+    printTable(result)
+    mkdirSync('bench/results', { recursive: true })
+    const file = `bench/results/${result.date.slice(0, 10)}-export.json`
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
+    console.log(`written ${file}`)
+  } finally {
+    if (child && child.exitCode === null) {
+      child.send('stop')
+      await new Promise((resolve) => child!.once('exit', resolve))
+    }
+    await database.close()
+    if (!values.keep) await admin.query(`drop schema ${schema} cascade`)
+    await admin.end()
+  }
+}
+
+interface Measure {
+  seconds: number
+  bytes: number
+}
+
+const best = (runs: Measure[]) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a))
+
+function summarize(measure: Measure, rows: number) {
+  return {
+    seconds: Number(measure.seconds.toFixed(3)),
+    mb: Number((measure.bytes / 1e6).toFixed(1)),
+    rows_per_second: Math.round(rows / measure.seconds),
+    mb_per_second: Number((measure.bytes / 1e6 / measure.seconds).toFixed(1)),
+  }
+}
+
+function printTable(result: {
+  rows: number
+  export_http: ReturnType<typeof summarize>
+  copy_csv: ReturnType<typeof summarize>
+  throughput_ratio: number
+  server_peak_rss_growth_mb: number
+  statistics_estimate_error: number
+}): void {
+  const line = (name: string, m: ReturnType<typeof summarize>) =>
+    `${name.padEnd(26)}${String(m.seconds).padStart(9)}${String(m.mb).padStart(9)}${m.rows_per_second.toLocaleString('en').padStart(12)}${String(m.mb_per_second).padStart(9)}`
+  console.log(`\n${'chat-responses, ' + result.rows.toLocaleString('en') + ' rows'}`)
+  console.log(`${''.padEnd(26)}${'seconds'.padStart(9)}${'MB'.padStart(9)}${'rows/s'.padStart(12)}${'MB/s'.padStart(9)}`)
+  console.log(line('export over HTTP', result.export_http))
+  console.log(line('COPY ... TO STDOUT CSV', result.copy_csv))
+  console.log(`export / COPY throughput: ${result.throughput_ratio}`)
+  console.log(`server peak RSS growth: ${result.server_peak_rss_growth_mb} MB`)
+  console.log(`statistics size estimate error: ${(result.statistics_estimate_error * 100).toFixed(1)} %\n`)
+}
+
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) / 1024 : 0
+}
+
+function getJson(url: string, key: string): Promise<{ data: { total_rows: number; estimated_size_mb: number } }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { authorization: `Bearer ${key}` } }, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (body += chunk))
+        response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`${response.statusCode} ${body}`))))
+      })
+      .on('error', reject)
+  })
+}
+
+function download(url: string, key: string): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    let bytes = 0
+    http
+      .get(url, { headers: { authorization: `Bearer ${key}` } }, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`export answered ${response.statusCode}`))
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length))
+        response.on('end', () => resolve({ seconds: (performance.now() - started) / 1000, bytes }))
+        response.on('error', reject)
+      })
+      .on('error', reject)
+  })
+}
+
+/** The export's own cursor query, with its parameters written in as literals for psql. */
+async function equivalentCopyQuery(database: DatabaseHandle, workspaceId: string): Promise<string> {
+  const filters = resolveExportFilters({ date_from: FROM, date_to: TO })
+  const { sql: text, parameters } = chatResponsesExport.source(database.db, workspaceId, filters).all()
+  const literal = (value: unknown) => {
+    const raw = value instanceof Date ? value.toISOString() : Array.isArray(value) ? `{${value.join(',')}}` : String(value)
+    return `'${raw.replace(/'/g, "''")}'`
+  }
+  return text.replace(/\$(\d+)/g, (_, n) => literal(parameters[Number(n) - 1])).replace(/\s+/g, ' ')
+}
+
+function copyToStdout(query: string, schema: string): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    let bytes = 0
+    const psql = spawn('psql', [DATABASE_URL, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `\\copy (${query}) to stdout with csv header`], {
+      env: { ...process.env, PGOPTIONS: `-c search_path=${schema}` },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    psql.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length))
+    psql.on('error', reject)
+    psql.on('close', (code) => (code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, bytes }) : reject(new Error(`psql exited with ${code}`))))
+  })
+}
+
+// Deterministic pseudo-random numbers so runs are comparable.
+function rng(seed: number) {
+  let state = seed
+  return (n: number) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff
+    return state % n
+  }
+}
+
+/**
+ * N responses spread over 90 days, 8 models, 50 prompts, ~1.5 KB markdown answers (commas,
+ * quotes, line breaks, so most cells are quoted), ~3 mentions each; inserted with
+ * set-based SQL from a table of 500 generated answers, not through analysis.
+ */
+async function buildData(database: DatabaseHandle, total: number): Promise<{ workspaceId: string; key: string; mentions: number }> {
+  const db = database.db
+  const workspace = await createWorkspace(db, { name: 'Export bench', tier: 'premium' })
+  const { key } = await createApiKey(db, { workspaceId: workspace.id, scopes: [...SCOPES] })
+  const ws = workspace.id
+  const models = [
+    ['openai', 'gpt-4o'],
+    ['openai', 'gpt-4o-mini'],
+    ['anthropic', 'claude-sonnet-4'],
+    ['anthropic', 'claude-haiku-4'],
+    ['google', 'gemini-2.5-pro'],
+    ['google', 'gemini-2.5-flash'],
+    ['perplexity', 'sonar'],
+    ['perplexity', 'sonar-pro'],
+  ]
+  await db.insertInto('model').values(models.map(([provider, id]) => ({ workspace_id: ws, id, provider, name: id }))).execute()
+  const brands = ['Tasklane', 'Kanbrio', 'Sprintwell', 'Vantro', 'Hivepath', 'Boardnook', 'Flowmint', 'Planwright', 'Trackory', 'Cardella', 'Roadlyn', 'Quillo']
+  await db
+    .insertInto('brand')
+    .values(brands.map((name, i) => ({ workspace_id: ws, id: newId(), name, domain: `${name.toLowerCase()}.com`, is_primary: i === 0, updated_at: new Date() })))
+    .execute()
+  const tags = ['comparison', 'pricing', 'enterprise', 'smb', 'integrations']
+  await db
+    .insertInto('prompt')
+    .values(Array.from({ length: 50 }, (_, i) => ({ workspace_id: ws, id: newId(), text: `Prompt ${i + 1}: which project tool is best for "team ${i}", and why?`, tags: [tags[i % 5]], updated_at: new Date() })))
+    .execute()
+
+  const random = rng(42)
+  const words = ['the', 'team', 'tool', 'board', 'pricing', 'integrations', 'is', 'great', 'slow', 'reliable', 'for', 'small', 'teams', 'with', 'a', 'clean', 'interface']
+  const answers = Array.from({ length: 500 }, () => {
+    const lines = ['## Best project management tools', '']
+    while (lines.join('\n').length < 1500) {
+      const brand = brands[random(brands.length)]
+      const sentence = Array.from({ length: 12 + random(10) }, () => words[random(words.length)]).join(' ')
+      lines.push(`- **${brand}**: ${sentence}, says "${words[random(words.length)]}" (see https://www.${brand.toLowerCase()}.com/pricing?utm_source=ai).`)
+    }
+    return lines.join('\n')
+  })
+  await sql`create temporary table bench_answer (n integer primary key, body text not null)`.execute(db)
+  await sql`insert into bench_answer (n, body) select n - 1, body from unnest(${answers}::text[]) with ordinality as a(body, n)`.execute(db)
+
+  const step = (DAYS * 86_400) / total
+  await sql`
+    insert into response (workspace_id, id, prompt_id, provider, model, content, created_at, sentiment)
+    select ${ws}, gen_random_uuid(), p.id, m.provider, m.id, 'Answer ' || i || E'\n' || a.body,
+      ${`${FROM}T00:00:00Z`}::timestamptz + make_interval(secs => i * ${step}::double precision),
+      ((i * 37) % 2001 - 1000) / 1000.0
+    from generate_series(0, ${total - 1}) as i
+    join bench_answer a on a.n = i % 500
+    join (select id, row_number() over (order by id) - 1 as k from prompt where workspace_id = ${ws}) p on p.k = i % 50
+    join (select id, provider, row_number() over (order by id) - 1 as k from model where workspace_id = ${ws}) m on m.k = i % 8`.execute(db)
+  const inserted = await sql`
+    insert into mention (workspace_id, response_id, brand_id, prompt_id, provider, model, created_at, occurrences, position, sentiment)
+    select r.workspace_id, r.id, b.id, r.prompt_id, r.provider, r.model, r.created_at, 1 + abs(hashtext(r.id::text || b.id::text)) % 3,
+      row_number() over (partition by r.id order by hashtext(b.id::text || r.id::text)), 0.25
+    from response r
+    join brand b on b.workspace_id = r.workspace_id and abs(hashtext(r.id::text || b.id::text)) % 4 = 0
+    where r.workspace_id = ${ws}`.execute(db)
+  await sql`analyze`.execute(db)
+  return { workspaceId: ws, key, mentions: Number(inserted.numAffectedRows ?? 0) }
+}
+
+if (values.serve) await serve(values.serve)
+else await main()

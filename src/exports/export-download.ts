@@ -1,0 +1,114 @@
+// One file download, start to finish: concurrency gate, quota, rows from the database,
+// CSV/TSV text to the socket. The body is pulled by the socket (backpressure); whichever
+// ends first (the last row, an error or a client that goes away) gives everything back.
+import { Readable } from 'node:stream'
+import type { DB, DatabaseHandle } from '../db/database.js'
+import { isDatabaseUnavailable } from '../http/error-handler.js'
+import { AppError } from '../http/errors.js'
+import type { ConcurrencyGate } from './concurrency-gate.js'
+import { createExportWriter, type ExportWriter } from './csv-writer.js'
+import { resolveExportFilters, type ExportQuery } from './export-filters.js'
+import { quotaHeaders, takeExportSlot } from './export-quota.js'
+import type { ExportDefinition } from './export-types.js'
+import { openRowStream, type RowStream } from './row-stream.js'
+
+const BUSY_RETRY_SECONDS = 5
+// Characters per write. Large enough to keep per-write overhead low; small enough that
+// each chunk stays a young-generation string (V8 puts strings over ~128 KB straight into
+// old space, where garbage lingers until a full collection and memory climbs).
+const CHUNK_CHARS = 32 * 1024
+
+export interface ExportDownload {
+  headers: Record<string, string | number>
+  body: Readable
+  /** ends the read and frees the gate slot; idempotent */
+  close(): Promise<void>
+}
+
+export interface ExportDownloadContext {
+  database: DatabaseHandle
+  gate: ConcurrencyGate
+  quotaPerHour: number
+  /** the request's database access (its workspace-scoped transaction on PostgreSQL) */
+  db: DB
+  /**
+   * Commits and releases the request's transaction. Called once the quota slot is taken and
+   * before the cursor takes its own connection, so no request holds one connection while
+   * waiting for another (with a full pool, that would deadlock until the pool times out).
+   */
+  endRequestTransaction: () => Promise<void>
+  /** service role for the cursor's transaction under row-level security, when in use */
+  role?: string
+}
+
+export async function startExportDownload(context: ExportDownloadContext, workspaceId: string, definition: ExportDefinition, query: ExportQuery): Promise<ExportDownload> {
+  const filters = resolveExportFilters(query)
+  const releaseSlot = context.gate.tryAcquire()
+  if (!releaseSlot) {
+    throw new AppError(503, 'export_unavailable', `Too many exports are being generated on this server right now; retry in ${BUSY_RETRY_SECONDS} s`, {
+      headers: { 'Retry-After': BUSY_RETRY_SECONDS },
+    })
+  }
+  let rows: RowStream
+  let limitHeaders: Record<string, string | number> = {}
+  try {
+    limitHeaders = quotaHeaders(await takeExportSlot(context.db, workspaceId, definition.type, context.quotaPerHour))
+    await context.endRequestTransaction()
+    rows = await openRowStream(context.database, definition.source(context.database.db, workspaceId, filters), {
+      batchSize: definition.batchRows,
+      scope: { workspaceId, role: context.role },
+    })
+  } catch (error) {
+    releaseSlot()
+    if (error instanceof AppError) throw error
+    if (isDatabaseUnavailable(error)) {
+      const unavailable = new AppError(503, 'export_unavailable', `The database is unavailable, so the export cannot be generated; retry in ${BUSY_RETRY_SECONDS} s`, {
+        headers: { ...limitHeaders, 'Retry-After': BUSY_RETRY_SECONDS },
+      })
+      throw Object.assign(unavailable, { cause: error })
+    }
+    throw error
+  }
+
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= rows.close().finally(releaseSlot)
+    return closing
+  }
+  const excel = definition.formatOptions && query.excel_compatible === true
+  const writer = createExportWriter(definition.columns, { format: excel ? 'tsv' : 'csv', typeHints: definition.formatOptions && query.include_type_hints === true })
+  const filename = `${definition.type}_${filters.range.start}_${filters.range.end}.${writer.extension}`
+  const body = Readable.from(fileChunks(rows, writer, close), { objectMode: false })
+  // Also when the body is destroyed before its first read: the generator's finally would
+  // never run then.
+  body.once('close', () => void close())
+  return {
+    headers: {
+      'Content-Type': writer.contentType,
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...limitHeaders,
+    },
+    body,
+    close,
+  }
+}
+
+async function* fileChunks(rows: RowStream, writer: ExportWriter, close: () => Promise<void>): AsyncGenerator<string> {
+  try {
+    yield writer.preamble()
+    // Records per chunk adapt to the row width seen so far, aiming at CHUNK_CHARS.
+    let perChunk = 64
+    for await (const batch of rows) {
+      for (let i = 0; i < batch.length; ) {
+        const chunk = writer.records(batch.slice(i, i + perChunk))
+        i += perChunk
+        perChunk = Math.max(1, Math.min(4096, Math.floor((perChunk * CHUNK_CHARS) / Math.max(chunk.length, 1))))
+        yield chunk
+      }
+    }
+  } finally {
+    await close()
+  }
+}
