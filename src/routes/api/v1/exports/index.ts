@@ -1,5 +1,7 @@
 // Spec 4.2: four file exports and their metadata (statistics, manifest, schema).
-import type { FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { AppError } from '../../../../http/errors.js'
+import { errorHandler, isDatabaseUnavailable, toAppError } from '../../../../http/error-handler.js'
 import { finishScopedTransaction } from '../../../../auth/authenticate.js'
 import { APP_ROLE, canUseAppRole } from '../../../../db/tenant-scope.js'
 import { createConcurrencyGate } from '../../../../exports/concurrency-gate.js'
@@ -10,6 +12,19 @@ import { getExportManifest, getExportStatistics, renderExportSchema } from '../.
 import { exportAccess, exportRouteSchemas } from './schemas.js'
 
 export async function exportsRoutes(app: FastifyInstance): Promise<void> {
+  // Whatever step finds the database gone (the key lookup, the quota, the cursor), an
+  // export answers export_unavailable with Retry-After, the code clients of exports expect.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error)
+    if (isDatabaseUnavailable(error) || (appError.statusCode === 503 && appError.code === 'service_unavailable')) {
+      return errorHandler(
+        new AppError(503, 'export_unavailable', 'Exports are unavailable right now (the database cannot be reached); retry shortly', { headers: { 'Retry-After': 5 } }) as never,
+        request,
+        reply,
+      )
+    }
+    return errorHandler(error, request, reply)
+  })
   const gate = createConcurrencyGate(app.config.exportConcurrency)
   const config = { access: exportAccess }
   // The cursor's own transaction takes the service role exactly when request transactions do.
