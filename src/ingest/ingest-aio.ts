@@ -8,9 +8,10 @@ import { findAioAppearances, type BrandMatcher } from '../analysis/index.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { batchError, type IngestResult } from './ingest-responses.js'
 import { insertInChunks } from './insert-chunks.js'
+import { freshItems, insertIdempotent } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { inTransaction } from '../db/tenant-scope.js'
-import { validateAioItems, type AioItem, type ItemProblem } from './validate-items.js'
+import { validateAioItems, type ItemProblem } from './validate-items.js'
 
 export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
   const { items, problems } = validateAioItems(rawItems, options.now)
@@ -28,27 +29,7 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
     })
     if (referenceProblems.length) throw batchError(referenceProblems, 'observations')
 
-    const externalIds = [...new Set(items.map((i) => i.external_id).filter((id): id is string => typeof id === 'string'))]
-    const stored = new Set(
-      externalIds.length
-        ? (
-            await trx
-              .selectFrom('aio_observation')
-              .select('external_id')
-              .where('workspace_id', '=', workspaceId)
-              .where('external_id', 'in', externalIds)
-              .execute()
-          ).map((r) => r.external_id as string)
-        : [],
-    )
-    const fresh: AioItem[] = []
-    for (const item of items) {
-      if (item.external_id) {
-        if (stored.has(item.external_id)) continue
-        stored.add(item.external_id)
-      }
-      fresh.push(item)
-    }
+    const fresh = await freshItems(trx, 'aio_observation', workspaceId, items)
 
     const matcher = options.matcher ?? (await loadBrandMatcher(trx, workspaceId))
     const observations: Insertable<Database['aio_observation']>[] = []
@@ -72,16 +53,7 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
         }
       }
     }
-    const inserted = new Set<string>()
-    await insertInChunks(observations, 1000, async (chunk) => {
-      const rows = await trx
-        .insertInto('aio_observation')
-        .values(chunk)
-        .onConflict((oc) => oc.columns(['workspace_id', 'external_id']).where('external_id', 'is not', null).doNothing())
-        .returning('id')
-        .execute()
-      for (const row of rows) inserted.add(row.id)
-    })
+    const inserted = await insertIdempotent(trx, 'aio_observation', observations)
     await insertInChunks(
       appearances.filter((a) => inserted.has(a.observation_id)),
       2000,

@@ -11,6 +11,7 @@ import { describeProblems, validateResponseItems, type ItemProblem, type Respons
 import { insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { addToRollups } from './rollups.js'
+import { freshItems, insertIdempotent } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface IngestResult {
@@ -58,22 +59,7 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
     if (referenceProblems.length) throw batchError(referenceProblems, 'responses')
 
     // Duplicates: already stored, or repeated earlier in this batch. Retries are safe.
-    const externalIds = [...new Set(items.map((i) => i.external_id).filter((id): id is string => typeof id === 'string'))]
-    const stored = new Set(
-      externalIds.length
-        ? (
-            await trx.selectFrom('response').select('external_id').where('workspace_id', '=', workspaceId).where('external_id', 'in', externalIds).execute()
-          ).map((r) => r.external_id as string)
-        : [],
-    )
-    const fresh: ResponseItem[] = []
-    for (const item of items) {
-      if (item.external_id) {
-        if (stored.has(item.external_id)) continue
-        stored.add(item.external_id)
-      }
-      fresh.push(item)
-    }
+    const fresh = await freshItems(trx, 'response', workspaceId, items)
 
     const newModels = [...new Map(fresh.map((i) => [i.model, i.provider])).entries()]
     if (newModels.length) {
@@ -110,16 +96,7 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
 
     // A concurrent batch with the same external ids may commit first; the unique index
     // decides, and only rows this transaction inserted get facts.
-    const inserted = new Set<string>()
-    await insertInChunks(responses, 1000, async (chunk) => {
-      const rows = await trx
-        .insertInto('response')
-        .values(chunk)
-        .onConflict((oc) => oc.columns(['workspace_id', 'external_id']).where('external_id', 'is not', null).doNothing())
-        .returning('id')
-        .execute()
-      for (const row of rows) inserted.add(row.id)
-    })
+    const inserted = await insertIdempotent(trx, 'response', responses)
     await insertInChunks(
       mentions.filter((m) => inserted.has(m.response_id)),
       2000,
