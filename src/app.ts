@@ -49,6 +49,26 @@ function rawClientError(error: NodeJS.ErrnoException, socket: import('node:strea
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }
 
+/** Path of the first string (or key) in a JSON value that holds a NUL character. Iterative: bodies may nest deeply. */
+export function findNulString(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']]
+  while (stack.length) {
+    const [current, path] = stack.pop()!
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return path
+    } else if (Array.isArray(current)) {
+      current.forEach((item, i) => stack.push([item, `${path}[${i}]`]))
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        const child = path ? `${path}.${key}` : key
+        if (key.includes('\u0000')) return child
+        stack.push([item, child])
+      }
+    }
+  }
+  return undefined
+}
+
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -110,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       request.query = normalizeParams((request.query ?? {}) as Record<string, unknown>, schema.querystring as never, 'query')
     }
     if (schema.params) request.params = normalizeParams(request.params as Record<string, unknown>, schema.params as never, 'path')
+    const nul = findNulString(request.body)
+    if (nul !== undefined) throw new AppError(400, 'invalid_parameter', `${nul || 'the body'} contains a NUL (\\u0000) character, which text fields cannot store`, { param: nul || undefined })
   })
 
   app.setErrorHandler(errorHandler)

@@ -79,6 +79,8 @@ export function normalizeParams(raw: Record<string, unknown>, schema: JsonSchema
     }
     if (value === undefined) continue
     const values = Array.isArray(value) ? value.map(String) : [String(value)]
+    // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
+    if (values.some((v) => v.includes('\u0000'))) throw invalidParameter(name, `${name} must not contain NUL (%00) characters`)
     if (typeOf(propertySchema) === 'array') {
       const items = parseArrayValues(values)
       const itemSchema = propertySchema.items ?? {}

@@ -124,6 +124,18 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
       '/api/v1/brands/..%2F..%2Fadmin',
     ]
     for (const url of raw) assertHandled(await ctx.get(url, key), url)
+    // NUL cannot be stored in PostgreSQL text: refused up front, in queries and bodies alike.
+    const nulQuery = await ctx.get('/api/v1/urls-detailed?tags=%00', key)
+    expect(nulQuery.statusCode).toBe(400)
+    expect(nulQuery.json().error.param).toBe('tags')
+    const nulBody = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/responses',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ responses: [{ prompt_id: ids[0], provider: 'openai', model: 'gpt-4o', content: 'a\u0000b', created_at: new Date().toISOString() }] }),
+    })
+    expect(nulBody.statusCode).toBe(400)
+    expect(nulBody.json().error.param).toBe('responses[0].content')
     const xml = await ctx.app.inject({ method: 'POST', url: '/api/v1/prompts', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/xml' }, payload: '<a/>' })
     assertHandled(xml, 'xml body')
     expect(xml.statusCode).toBe(415)
