@@ -1,9 +1,7 @@
 // SQL pieces the export definitions share: UTC formatting, keyset conditions and the CSV
 // byte arithmetic behind statistics.estimated_size_mb. Values are always bound.
-import { expressionBuilder, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
-import type { Database } from '../db/schema.js'
-import { responseFilterConditions } from '../queries/analytics-filters.js'
-import type { ExportColumn, ExportFilters } from './export-types.js'
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import type { ExportColumn } from './export-types.js'
 
 /** ISO 8601 UTC with milliseconds, as the JSON endpoints write datetimes. */
 export const isoDateTime = (column: Expression<unknown> | RawBuilder<unknown>) =>
@@ -11,11 +9,6 @@ export const isoDateTime = (column: Expression<unknown> | RawBuilder<unknown>) =
 
 /** The UTC day of a timestamp; never the session time zone. */
 export const utcDay = (column: Expression<unknown> | RawBuilder<unknown>) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`
-
-/** The response filters (period, providers, tags) on a fact table or its alias. */
-export function factFilters(table: 'response' | 'mention' | 'citation', alias: string, workspaceId: string, filters: ExportFilters): Expression<SqlBool> {
-  return responseFilterConditions(expressionBuilder<Database, typeof table>(), alias, workspaceId, filters)
-}
 
 /**
  * Rows strictly after `values` in the order of `keys` (lexicographic), spelled out so each

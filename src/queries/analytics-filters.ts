@@ -2,9 +2,8 @@
 // (`models`), model ids and prompt tags. Values inside one filter are OR-ed, different
 // filters AND-ed. Tables that carry the response's filter columns (response, mention,
 // citation) are filtered the same way through applyResponseFilters.
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely'
+import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
-import type { Database } from '../db/schema.js'
 import { invalidParameter } from '../http/errors.js'
 import { rangeBounds, resolveDateRange, type DateRange } from '../http/date-range.js'
 
@@ -44,20 +43,19 @@ export async function resolveAnalyticsFilters(db: DB, workspaceId: string, query
   return { range, from, to, providers: query.models ?? [], modelIds, tags: query.tags ?? [] }
 }
 
-type FactTable = 'response' | 'mention' | 'citation'
-
 /**
- * WHERE conditions for a table with (workspace_id, created_at, provider, model, prompt_id).
- * `table` is the table name or alias used in the query.
+ * WHERE conditions for any table that carries the response's filter columns
+ * (workspace_id, created_at, provider, model, prompt_id): response, mention, citation.
+ * `table` is the table name or alias used in the query. A plain SQL expression, so it fits
+ * any query builder state (joins, laterals, raw SQL) alike.
  */
-export function responseFilterConditions<T extends FactTable>(
-  eb: ExpressionBuilder<Database, T>,
+export function responseFilterConditions(
   table: string,
   workspaceId: string,
-  filters: AnalyticsFilters,
-): Expression<SqlBool> {
+  filters: Pick<AnalyticsFilters, 'from' | 'to' | 'providers' | 'modelIds' | 'tags'>,
+): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${table}.${name}`)
-  const conditions: Expression<SqlBool>[] = [
+  const conditions: RawBuilder<SqlBool>[] = [
     sql<SqlBool>`${col('workspace_id')} = ${workspaceId}`,
     sql<SqlBool>`${col('created_at')} >= ${filters.from}`,
     sql<SqlBool>`${col('created_at')} < ${filters.to}`,
@@ -69,5 +67,5 @@ export function responseFilterConditions<T extends FactTable>(
       sql<SqlBool>`${col('prompt_id')} in (select p.id from prompt p where p.workspace_id = ${workspaceId} and p.tags && ${filters.tags}::text[])`,
     )
   }
-  return eb.and(conditions)
+  return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`
 }

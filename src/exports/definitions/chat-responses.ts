@@ -2,7 +2,8 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'
-import { csvTextBytes, factFilters, isoDateTime, keysetAfter, numberBytes } from '../sql-fragments.js'
+import { csvTextBytes, isoDateTime, keysetAfter, numberBytes } from '../sql-fragments.js'
+import { responseFilterConditions } from '../../queries/analytics-filters.js'
 
 const columns = [
   { name: 'id', type: 'uuid', nullable: false, description: 'Response ID' },
@@ -51,7 +52,7 @@ function rows(db: DB, workspaceId: string, filters: ExportFilters) {
       'r.sentiment',
       isoDateTime(sql.ref('r.created_at')).as('created_at'),
     ])
-    .where(factFilters('response', 'r', workspaceId, filters))
+    .where(responseFilterConditions('r', workspaceId, filters))
     .$if(content !== undefined, (qb) => qb.where(content!))
     .orderBy('r.created_at')
     .orderBy('r.id')
@@ -99,7 +100,7 @@ export const chatResponsesExport: ExportDefinition = {
         sql<number>`sum(${numberBytes(sql.ref('sentiment'), 3)})`.as('sentiment_bytes'),
         eb.fn.max('ingested_at').as('last_updated'),
       ])
-      .where(factFilters('response', 'response', workspaceId, filters))
+      .where(responseFilterConditions('response', workspaceId, filters))
       .$if(content !== undefined, (qb) => qb.where(content!))
       .groupBy(['prompt_id', 'provider', 'model'])
     const [totals, mentions] = await Promise.all([
@@ -125,7 +126,7 @@ export const chatResponsesExport: ExportDefinition = {
               sql<number>`count(*)`.as('mentions'),
               sql<number>`coalesce(sum(octet_length(b.name)), 0)`.as('name_bytes'),
             ])
-            .where(factFilters('mention', 'm', workspaceId, filters))
+            .where(responseFilterConditions('m', workspaceId, filters))
             .where('b.is_active', '=', true)
             .executeTakeFirstOrThrow(),
     ])

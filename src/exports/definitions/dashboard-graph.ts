@@ -4,7 +4,8 @@ import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { addDays, rangeBounds } from '../../http/date-range.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'
-import { factFilters, keysetAfter, utcDay } from '../sql-fragments.js'
+import { keysetAfter, utcDay } from '../sql-fragments.js'
+import { responseFilterConditions } from '../../queries/analytics-filters.js'
 import { measureWith } from './measure-rows.js'
 
 const columns = [
@@ -34,14 +35,14 @@ function rows(workspaceId: string, filters: ExportFilters): RawBuilder<ExportRow
     totals as (
       select ${utcDay(sql.ref('r.created_at'))} as date, count(*) as responses
       from response r
-      where ${factFilters('response', 'r', workspaceId, filters)}
+      where ${responseFilterConditions('r', workspaceId, filters)}
       group by 1
     ),
     facts as (
       select ${utcDay(sql.ref('m.created_at'))} as date, m.brand_id, count(*) as responses,
         sum(m.occurrences) as mentions, avg(m.sentiment) as sentiment, avg(m.position) as position
       from mention m
-      where ${factFilters('mention', 'm', workspaceId, filters)}
+      where ${responseFilterConditions('m', workspaceId, filters)}
       group by 1, 2
     )
     select days.date, brands.name as brand_name,

@@ -3,7 +3,8 @@
 import { sql, type Expression } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportColumn, ExportFilters, ExportMeasure } from '../export-types.js'
-import { csvRecordBytes, factFilters } from '../sql-fragments.js'
+import { csvRecordBytes } from '../sql-fragments.js'
+import { responseFilterConditions } from '../../queries/analytics-filters.js'
 
 export async function measureRows(db: DB, rows: Expression<unknown>, columns: readonly ExportColumn[]): Promise<{ rows: number; bytes: number }> {
   const { rows: result } = await sql<{ rows: number; bytes: number }>`
@@ -20,7 +21,7 @@ export async function latestIngestedAt(db: DB, workspaceId: string, filters: Exp
   const row = await db
     .selectFrom('response')
     .select((eb) => eb.fn.max('ingested_at').as('latest'))
-    .where(factFilters('response', 'response', workspaceId, filters))
+    .where(responseFilterConditions('response', workspaceId, filters))
     .executeTakeFirst()
   return row?.latest ? new Date(row.latest) : null
 }

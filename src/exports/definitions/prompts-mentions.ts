@@ -2,7 +2,8 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'
-import { factFilters, keysetAfter } from '../sql-fragments.js'
+import { keysetAfter } from '../sql-fragments.js'
+import { responseFilterConditions } from '../../queries/analytics-filters.js'
 import { measureWith } from './measure-rows.js'
 
 const columns = [
@@ -27,7 +28,7 @@ function rows(workspaceId: string, filters: ExportFilters): RawBuilder<ExportRow
     from (
       select m.prompt_id, m.brand_id, sum(m.occurrences) as mention_count, avg(m.sentiment) as avg_sentiment, avg(m.position) as avg_position
       from mention m
-      where ${factFilters('mention', 'm', workspaceId, filters)}
+      where ${responseFilterConditions('m', workspaceId, filters)}
       group by m.prompt_id, m.brand_id
     ) as f
     join prompt p on p.workspace_id = ${workspaceId} and p.id = f.prompt_id

@@ -2,7 +2,8 @@
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'
-import { factFilters, isoDateTime, keysetAfter } from '../sql-fragments.js'
+import { isoDateTime, keysetAfter } from '../sql-fragments.js'
+import { responseFilterConditions } from '../../queries/analytics-filters.js'
 import { measureWith } from './measure-rows.js'
 
 const columns = [
@@ -18,7 +19,7 @@ function rows(db: DB, workspaceId: string, filters: ExportFilters) {
   return db
     .selectFrom('citation as c')
     .select(['c.url', 'c.domain', 'c.title', 'c.response_id', 'c.provider', isoDateTime(sql.ref('c.created_at')).as('citation_date')])
-    .where(factFilters('citation', 'c', workspaceId, filters))
+    .where(responseFilterConditions('c', workspaceId, filters))
 }
 
 export const sourcesCitationsExport: ExportDefinition = {

@@ -5,9 +5,8 @@
 //
 // Current and previous periods come from the same aggregates over both periods at once,
 // so the whole detail costs six queries, run together.
-import { expressionBuilder, sql } from 'kysely'
+import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
-import type { Database } from '../../db/schema.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { eachDay, previousRange, type DateRange } from '../../http/date-range.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
@@ -134,7 +133,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
         db
           .selectFrom('response')
           .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('responses')])
-          .where((eb) => responseFilterConditions(eb, 'response', workspaceId, filters))
+          .where((eb) => responseFilterConditions('response', workspaceId, filters))
           .groupBy('prompt_id')
           .as('rp'),
       )
@@ -143,7 +142,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
         db
           .selectFrom('mention')
           .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('mentioning'), (eb) => eb.fn.sum<number>('occurrences').as('occurrences')])
-          .where((eb) => responseFilterConditions(eb, 'mention', workspaceId, filters))
+          .where((eb) => responseFilterConditions('mention', workspaceId, filters))
           .where('brand_id', '=', brandId)
           .groupBy('prompt_id')
           .as('mp'),
@@ -178,9 +177,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
         (join) => join.onTrue(),
       )
       .select(['c.domain', (eb) => eb.fn.countAll<number>().as('citations')])
-      // With a join the builder's table type is wider than the shared helper accepts; a
-      // standalone builder gives the same conditions (they only use the table name given).
-      .where(responseFilterConditions(expressionBuilder<Database, 'mention'>(), 'mention', workspaceId, filters))
+      .where(responseFilterConditions('mention', workspaceId, filters))
       .where('mention.brand_id', '=', brandId)
       .groupBy('c.domain')
       .orderBy('citations', 'desc')

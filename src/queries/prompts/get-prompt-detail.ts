@@ -57,7 +57,7 @@ export async function getPromptDetail(db: DB, workspaceId: string, promptId: str
   const factsOf =
     <T extends 'response' | 'mention' | 'citation'>(table: T, period: AnalyticsFilters) =>
     (eb: ExpressionBuilder<Database, T>): Expression<SqlBool> => {
-      const conditions = [responseFilterConditions(eb, table, workspaceId, period), sql<SqlBool>`${sql.ref(`${table}.prompt_id`)} = ${promptId}`]
+      const conditions = [responseFilterConditions(table, workspaceId, period), sql<SqlBool>`${sql.ref(`${table}.prompt_id`)} = ${promptId}`]
       if (table === 'mention') {
         conditions.push(sql<SqlBool>`mention.brand_id in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)`)
       }

@@ -36,14 +36,14 @@ export async function getPromptPerformance(
       qb
         .selectFrom('response')
         .select((eb) => ['response.prompt_id', eb.fn.countAll<number>().as('n')])
-        .where((eb) => responseFilterConditions(eb, 'response', workspaceId, filters))
+        .where((eb) => responseFilterConditions('response', workspaceId, filters))
         .groupBy('response.prompt_id'),
     )
     .with('mc', (qb) =>
       qb
         .selectFrom('mention')
         .select((eb) => ['mention.prompt_id', eb.fn.countAll<number>().as('n')])
-        .where((eb) => eb.and([responseFilterConditions(eb, 'mention', workspaceId, filters), eb('mention.brand_id', '=', brandId)]))
+        .where((eb) => eb.and([responseFilterConditions('mention', workspaceId, filters), eb('mention.brand_id', '=', brandId)]))
         .groupBy('mention.prompt_id'),
     )
     .selectFrom('prompt as p')

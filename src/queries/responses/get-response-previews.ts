@@ -26,7 +26,7 @@ export async function getResponsePreviews(
   options: { hasContent?: boolean; page: PageRequest },
 ): Promise<{ responses: ResponsePreview[]; totalItems: number }> {
   const matching = (eb: ExpressionBuilder<Database, 'response'>): Expression<SqlBool> => {
-    const conditions = [responseFilterConditions(eb, 'response', workspaceId, filters)]
+    const conditions = [responseFilterConditions('response', workspaceId, filters)]
     if (options.hasContent === true) conditions.push(sql<SqlBool>`response.content <> ''`)
     if (options.hasContent === false) conditions.push(sql<SqlBool>`response.content = ''`)
     return eb.and(conditions)

@@ -22,7 +22,7 @@ export function citationConditions(
 ): Expression<SqlBool> {
   const eb = expressionBuilder<Database, typeof table>()
   const col = (name: string) => sql.ref(`${table}.${name}`)
-  const conditions: Expression<SqlBool>[] = [responseFilterConditions(eb, table, workspaceId, filters)]
+  const conditions: Expression<SqlBool>[] = [responseFilterConditions(table, workspaceId, filters)]
   if (scope.promptId !== undefined) conditions.push(sql<SqlBool>`${col('prompt_id')} = ${scope.promptId}`)
   if (scope.domains !== undefined) conditions.push(sql<SqlBool>`${col('domain')} = any(${scope.domains}::text[])`)
   if (scope.urls !== undefined) conditions.push(sql<SqlBool>`${col('url')} = any(${scope.urls}::text[])`)
