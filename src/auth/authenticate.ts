@@ -116,6 +116,16 @@ export async function finishScopedTransaction(request: FastifyRequest, commit: b
   const trx = request.scopedTransaction
   if (!trx) return
   request.scopedTransaction = undefined
-  if (commit) await trx.commit().execute()
-  else await trx.rollback().execute().catch(() => {})
+  if (!commit) {
+    await trx.rollback().execute().catch(() => {})
+    return
+  }
+  try {
+    await trx.commit().execute()
+  } catch (error) {
+    // Kysely releases the connection on rollback, even a failed one, but not when a commit
+    // fails (the database went away mid-request): roll back so the pool gets it back.
+    await trx.rollback().execute().catch(() => {})
+    throw error
+  }
 }
