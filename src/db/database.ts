@@ -5,6 +5,8 @@ import type { Database } from './schema.js'
 
 export type DB = Kysely<Database>
 
+const CLOSE_TIMEOUT_MS = 10_000
+
 export interface DatabaseHandle {
   db: DB
   backend: Backend
@@ -28,8 +30,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     async close() {
       if (closed) return
       closed = true
-      // Kysely's destroy ends the pool / closes PGlite through the driver.
-      await db.destroy()
+      // Kysely's destroy ends the pool / closes PGlite through the driver. A pool waits for
+      // every checked-out client; a client lost to a dead server must not hang shutdown.
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([db.destroy(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()))])
+      clearTimeout(timer)
       connection.afterDestroy()
     },
   }
