@@ -5,6 +5,7 @@ import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
+import { refreshPlannerStatistics } from './db/dialect.js'
 
 export interface StartedServer {
   url: string
@@ -15,6 +16,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (db: i
   const database = await openDatabase(config)
   await migrateToLatest(database.db)
   if (hooks.beforeListen) await hooks.beforeListen(database)
+  await refreshPlannerStatistics(database)
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
     : undefined

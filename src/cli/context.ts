@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from '../config.js'
 import { openDatabase, type DatabaseHandle } from '../db/database.js'
 import { migrateToLatest } from '../db/migrate.js'
+import { refreshPlannerStatistics } from '../db/dialect.js'
 import { findWorkspace, type WorkspaceRecord } from '../admin/workspaces.js'
 import { UsageError } from './output.js'
 
@@ -10,7 +11,10 @@ export async function withDatabase<T>(fn: (database: DatabaseHandle, config: Con
   const database = await openDatabase(config)
   try {
     if (options.migrate !== false) await migrateToLatest(database.db)
-    return await fn(database, config)
+    const result = await fn(database, config)
+    // Imports and the demo fill tables; the next start should not plan for empty ones.
+    await refreshPlannerStatistics(database)
+    return result
   } finally {
     await database.close()
   }

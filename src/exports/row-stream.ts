@@ -8,6 +8,7 @@ import { once } from 'node:events'
 import type pg from 'pg'
 import QueryStream from 'pg-query-stream'
 import type { DatabaseHandle } from '../db/database.js'
+import { refreshPlannerStatistics } from '../db/dialect.js'
 import type { ExportRow, RowSource } from './export-types.js'
 
 export interface RowStream extends AsyncIterable<ExportRow[]> {
@@ -40,6 +41,8 @@ export function openRowStream(database: DatabaseHandle, source: RowSource, optio
 
 async function openPages(database: DatabaseHandle, source: RowSource, batchSize: number): Promise<RowStream> {
   const { db } = database
+  // A thousand pages are planned one by one: plan them for the table as it is now.
+  await refreshPlannerStatistics(database)
   const fetch = async (after: ExportRow | null) => (await db.executeQuery(source.page(after, batchSize))).rows
   let closed = false
   let next: ExportRow[] | null = await fetch(null)

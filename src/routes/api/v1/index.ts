@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import { createAuthHook, finishScopedTransaction } from '../../../auth/authenticate.js'
 import { AppError } from '../../../http/errors.js'
+import { refreshPlannerStatistics } from '../../../db/dialect.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
 import { aioMetricsRoutes } from './aio-metrics/index.js'
 import { brandsRoutes } from './brands/index.js'
@@ -44,6 +45,16 @@ export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis
   })
   app.addHook('onResponse', async (request) => finishScopedTransaction(request, false))
   app.addHook('onRequestAbort', async (request) => finishScopedTransaction(request, false))
+  // PGlite has no autovacuum: writes are followed by a look at the planner statistics,
+  // after the answer has left.
+  if (app.database.backend === 'pglite') {
+    app.addHook('onResponse', async (request) => {
+      if (request.method === 'GET') return
+      await refreshPlannerStatistics(app.database, { throttle: true }).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'could not refresh planner statistics'),
+      )
+    })
+  }
 
   await app.register(rateLimit, {
     max: app.config.rateLimitPerMinute,
