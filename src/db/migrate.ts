@@ -4,6 +4,8 @@ import * as dailyRollups from './migrations/0003-daily-rollups.js'
 import * as rowLevelSecurity from './migrations/0004-row-level-security.js'
 import * as rollupTotals from './migrations/0005-rollup-totals.js'
 import * as dataVersion from './migrations/0006-data-version.js'
+import * as citationRollups from './migrations/0007-citation-rollups.js'
+import * as monthlyRollups from './migrations/0008-monthly-rollups.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '0004-row-level-security': rowLevelSecurity,
   '0005-rollup-totals': rollupTotals,
   '0006-data-version': dataVersion,
+  '0007-citation-rollups': citationRollups,
+  '0008-monthly-rollups': monthlyRollups,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -169,6 +169,44 @@ export interface WorkspaceDomainTable {
   domain: string
 }
 
+// Citation rollups (migration 0007). `days` columns are datemultiranges, read only in SQL.
+export interface DailyDomainStatsTable {
+  workspace_id: string
+  day: string
+  domain: string
+  citations: number
+  responses: number
+  last_cited: Timestamp
+}
+
+export interface WorkspaceUrlTable {
+  workspace_id: string
+  id: Generated<string>
+  url: string
+  domain: string
+}
+
+export interface UrlStatsTable {
+  workspace_id: string
+  url_id: string
+  citations: number
+  first_cited: Timestamp
+  last_cited: Timestamp
+}
+
+export interface DailyBrandDomainStatsTable {
+  workspace_id: string
+  brand_id: string
+  day: string
+  domain: string
+  citations: number
+}
+
+export interface PresenceDaysTable {
+  workspace_id: string
+  days: string
+}
+
 export interface Database {
   workspace: WorkspaceTable
   api_key: ApiKeyTable
@@ -187,4 +225,20 @@ export interface Database {
   workspace_domain: WorkspaceDomainTable
   daily_response_totals: DailyResponseTotalsTable
   daily_brand_totals: DailyBrandTotalsTable
+  monthly_response_stats: Omit<DailyResponseStatsTable, 'day'> & { month: string }
+  monthly_mention_stats: Omit<DailyMentionStatsTable, 'day'> & { month: string }
+  monthly_response_totals: Omit<DailyResponseTotalsTable, 'day'> & { month: string }
+  monthly_brand_totals: Omit<DailyBrandTotalsTable, 'day'> & { month: string }
+  daily_domain_stats: DailyDomainStatsTable
+  monthly_domain_stats: Omit<DailyDomainStatsTable, 'day'> & { month: string }
+  workspace_url: WorkspaceUrlTable
+  daily_prompt_stats: { workspace_id: string; day: string; prompt_id: string; responses: number }
+  daily_prompt_brand_stats: { workspace_id: string; brand_id: string; day: string; prompt_id: string; responses: number; occurrences: number }
+  daily_url_stats: UrlStatsTable & { day: string }
+  monthly_url_stats: UrlStatsTable & { month: string }
+  daily_brand_domain_stats: DailyBrandDomainStatsTable
+  domain_prompt_days: PresenceDaysTable & { domain: string; prompt_id: string }
+  domain_provider_days: PresenceDaysTable & { domain: string; provider: string }
+  url_provider_days: PresenceDaysTable & { url_id: string; provider: string }
+  prompt_days: PresenceDaysTable & { prompt_id: string }
 }

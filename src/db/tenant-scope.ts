@@ -17,6 +17,7 @@ export async function grantAppRole(db: DB): Promise<void> {
          if exists (select 1 from pg_roles where rolname = '${APP_ROLE}') then
            execute format('grant usage on schema %I to ${APP_ROLE}', current_schema());
            execute format('grant select, insert, update, delete on all tables in schema %I to ${APP_ROLE}', current_schema());
+           execute format('grant usage on all sequences in schema %I to ${APP_ROLE}', current_schema());
          end if;
        exception when insufficient_privilege then
          raise notice 'not allowed to grant to ${APP_ROLE}';

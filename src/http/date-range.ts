@@ -51,3 +51,30 @@ export function previousRange(range: DateRange): DateRange {
   const days = daysBetween(range.start, range.end) + 1
   return { start: addDays(range.start, -days), end: addDays(range.start, -1) }
 }
+
+export interface MonthSplit {
+  /** first days (YYYY-MM-01) of the first and last whole calendar month inside the range, if any */
+  months: { first: string; last: string } | null
+  /** the days outside those months: at most one run before and one after */
+  days: DateRange[]
+}
+
+/** A range as whole UTC calendar months plus the loose days at either end (for monthly rollups). */
+export function splitIntoMonths(range: DateRange): MonthSplit {
+  const monthOf = (day: string) => `${day.slice(0, 8)}01`
+  const nextMonth = (first: string) => {
+    const date = new Date(`${first}T00:00:00Z`)
+    date.setUTCMonth(date.getUTCMonth() + 1)
+    return date.toISOString().slice(0, 10)
+  }
+  const firstWhole = range.start.endsWith('-01') ? range.start : nextMonth(monthOf(range.start))
+  const afterEnd = addDays(range.end, 1)
+  // The last whole month is the one before the month of the day after the end.
+  const endExclusive = monthOf(afterEnd)
+  if (firstWhole >= endExclusive) return { months: null, days: [range] }
+  const lastWhole = monthOf(addDays(endExclusive, -1))
+  const days: DateRange[] = []
+  if (range.start < firstWhole) days.push({ start: range.start, end: addDays(firstWhole, -1) })
+  if (endExclusive <= range.end) days.push({ start: endExclusive, end: range.end })
+  return { months: { first: firstWhole, last: lastWhole }, days }
+}

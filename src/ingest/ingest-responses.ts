@@ -48,6 +48,8 @@ async function checkReferences(trx: DB, workspaceId: string, items: ResponseItem
   })
 }
 
+const ANALYSIS_SLICE = 20
+
 export async function ingestResponses(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
   const { items, problems } = validateResponseItems(rawItems, options.now)
   if (problems.length) throw batchError(problems, 'responses')
@@ -74,7 +76,10 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
     const responses: Insertable<Database['response']>[] = []
     const mentions: Insertable<Database['mention']>[] = []
     const citations: Insertable<Database['citation']>[] = []
-    for (const item of fresh) {
+    for (const [index, item] of fresh.entries()) {
+      // Analysis is CPU work; yield now and then so other batches' transactions (which
+      // hold rollup row locks until they commit) are not kept waiting on the event loop.
+      if (index % ANALYSIS_SLICE === ANALYSIS_SLICE - 1) await new Promise((resolve) => setImmediate(resolve))
       const id = newId()
       const createdAt = new Date(item.created_at)
       const analysis = analyzeResponse({ content: item.content, citations: item.citations ?? [] }, matcher)
@@ -112,7 +117,7 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
       workspaceId,
       responses.filter((r) => inserted.has(r.id)) as never,
       mentions.filter((m) => inserted.has(m.response_id)) as never,
-      citations.filter((c) => inserted.has(c.response_id)).map((c) => c.domain),
+      citations.filter((c) => inserted.has(c.response_id)) as never,
     )
     if (inserted.size) await bumpDataVersion(trx, workspaceId)
     return { accepted: inserted.size, duplicates: items.length - inserted.size }

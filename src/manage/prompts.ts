@@ -45,7 +45,7 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
   // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
-  if ('tags' in changes) await rebuildRollups(db, workspaceId)
+  if ('tags' in changes) await rebuildRollups(db, workspaceId, { mentionsChanged: false })
   if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
   return prompt
 }

@@ -3,15 +3,21 @@
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
+import { splitIntoMonths } from '../http/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 
-/** Conditions on a rollup table (daily_response_stats or daily_mention_stats) by alias. */
-export function rollupConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>): RawBuilder<SqlBool> {
+/** Conditions on a rollup table (daily or monthly: dateColumn says which) by alias. */
+export function rollupConditions(
+  alias: string,
+  workspaceId: string,
+  filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
+  dateColumn: 'day' | 'month' = 'day',
+): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
   const parts: RawBuilder<SqlBool>[] = [
     sql<SqlBool>`${col('workspace_id')} = ${workspaceId}`,
-    sql<SqlBool>`${col('day')} >= ${filters.range.start}::date`,
-    sql<SqlBool>`${col('day')} <= ${filters.range.end}::date`,
+    sql<SqlBool>`${col(dateColumn)} >= ${filters.range.start}::date`,
+    sql<SqlBool>`${col(dateColumn)} <= ${filters.range.end}::date`,
   ]
   if (filters.providers.length) parts.push(sql<SqlBool>`${col('provider')} = any(${filters.providers}::text[])`)
   if (filters.modelIds.length) parts.push(sql<SqlBool>`${col('model')} = any(${filters.modelIds}::text[])`)
@@ -28,6 +34,32 @@ export function rollupTables(filters: Pick<AnalyticsFilters, 'tags'>): { respons
   return filters.tags.length
     ? { responses: 'daily_response_stats', brands: 'daily_mention_stats' }
     : { responses: 'daily_response_totals', brands: 'daily_brand_totals' }
+}
+
+/**
+ * The rollup rows covering the filters (a subquery for FROM): whole calendar months from
+ * the monthly table (migration 0008), the loose days at either end from the daily one.
+ * `columns` are columns both tables have; a year reads about 30× fewer rows than by day.
+ */
+export function rollupRowsInRange(
+  kind: 'responses' | 'brands',
+  workspaceId: string,
+  filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
+  columns: readonly string[],
+): RawBuilder<unknown> {
+  const daily = rollupTables(filters)[kind]
+  const monthly = daily.replace(/^daily_/, 'monthly_')
+  const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
+  const split = splitIntoMonths(filters.range)
+  const parts: RawBuilder<unknown>[] = []
+  if (split.months) {
+    const months = { ...filters, range: { start: split.months.first, end: split.months.last } }
+    parts.push(sql`select ${selected} from ${sql.table(monthly)} s where ${rollupConditions('s', workspaceId, months, 'month')}`)
+  }
+  for (const days of split.days) {
+    parts.push(sql`select ${selected} from ${sql.table(daily)} s where ${rollupConditions('s', workspaceId, { ...filters, range: days })}`)
+  }
+  return sql`(${sql.join(parts, sql` union all `)})`
 }
 
 /**
@@ -54,4 +86,34 @@ export async function countDistinctDomains(db: DB, workspaceId: string, filters:
     where d.workspace_id = ${workspaceId}
       and exists (select 1 from citation c where ${sql.join(parts, sql` and `)})`.execute(db)
   return Number(rows[0]?.n ?? 0)
+}
+
+/**
+ * The citation rollups (migration 0007) have the day as their only grain: they answer
+ * exactly when the filters are a date range and nothing else.
+ */
+export function citationRollupsApply(filters: Pick<AnalyticsFilters, 'providers' | 'modelIds' | 'tags'>, scope: { promptId?: string } = {}): boolean {
+  return filters.providers.length === 0 && filters.modelIds.length === 0 && filters.tags.length === 0 && scope.promptId === undefined
+}
+
+/** The filters' range as a daterange, for overlap tests on datemultirange columns. */
+export function rangeOfDays(filters: Pick<AnalyticsFilters, 'range'>): RawBuilder<unknown> {
+  return sql`daterange(${filters.range.start}::date, ${filters.range.end}::date, '[]')`
+}
+
+/** Which path a read takes: the fast one where the filters allow it, or always the facts (tests compare them). */
+export type ReadStrategy = 'auto' | 'facts'
+
+/**
+ * The per-prompt daily counts (migration 0007) leave out provider and model; a tags filter
+ * is a set of prompts, so they stay exact under it.
+ */
+export function promptRollupsApply(filters: Pick<AnalyticsFilters, 'providers' | 'modelIds'>): boolean {
+  return filters.providers.length === 0 && filters.modelIds.length === 0
+}
+
+/** Day-range conditions on a rollup with a `day` column, by alias. */
+export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>): RawBuilder<SqlBool> {
+  const col = (name: string) => sql.ref(`${alias}.${name}`)
+  return sql<SqlBool>`(${col('workspace_id')} = ${workspaceId} and ${col('day')} >= ${filters.range.start}::date and ${col('day')} <= ${filters.range.end}::date)`
 }

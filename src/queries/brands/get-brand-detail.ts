@@ -5,12 +5,12 @@
 //
 // Current and previous periods come from the same aggregates over both periods at once,
 // so the whole detail costs six queries, run together.
-import { sql } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { eachDay, previousRange, type DateRange } from '../../http/date-range.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
-import { rollupConditions, rollupTables } from '../rollup-conditions.js'
+import { citationRollupsApply, dayConditions, promptRollupsApply, rollupConditions, rollupTables, type ReadStrategy } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
@@ -81,7 +81,7 @@ function periodMetrics(t: Tally): PeriodMetrics {
   }
 }
 
-export async function getBrandDetail(db: DB, workspaceId: string, brandId: string, filters: AnalyticsFilters): Promise<BrandDetail | null> {
+export async function getBrandDetail(db: DB, workspaceId: string, brandId: string, filters: AnalyticsFilters, strategy: ReadStrategy = 'auto'): Promise<BrandDetail | null> {
   const previous = previousRange(filters.range)
   // Rows of the current period get their UTC day; the previous period only needs totals,
   // so its rows share one null bucket and skip the formatting.
@@ -89,6 +89,12 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
   // Both periods at once: from the previous start to the current end.
   const spanRollup = { ...filters, range: { start: previous.start, end: filters.range.end } }
   const tables = rollupTables(filters)
+  const promptFast = strategy === 'auto' && promptRollupsApply(filters)
+  // The per-prompt rollups have no tags; a tags filter is the set of prompts carrying them.
+  const taggedPrompts = (alias: string) =>
+    filters.tags.length
+      ? sql<SqlBool>`${sql.ref(`${alias}.prompt_id`)} in (select p.id from prompt p where p.workspace_id = ${workspaceId} and p.tags && ${filters.tags}::text[])`
+      : sql<SqlBool>`true`
 
   const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
     db.selectFrom('brand').select([...brandRecordColumns]).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst(),
@@ -130,22 +136,42 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .execute(),
     db
       .selectFrom(
-        db
-          .selectFrom('response')
-          .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('responses')])
-          .where((eb) => responseFilterConditions('response', workspaceId, filters))
-          .groupBy('prompt_id')
-          .as('rp'),
+        promptFast
+          ? db
+              .selectFrom('daily_prompt_stats as s')
+              .select(['s.prompt_id', (eb) => eb.fn.sum<number>('s.responses').as('responses')])
+              .where(dayConditions('s', workspaceId, filters))
+              .where(taggedPrompts('s'))
+              .groupBy('s.prompt_id')
+              .as('rp')
+          : db
+              .selectFrom('response')
+              .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('responses')])
+              .where((eb) => responseFilterConditions('response', workspaceId, filters))
+              .groupBy('prompt_id')
+              .as('rp'),
       )
       .innerJoin('prompt as p', (join) => join.on('p.workspace_id', '=', workspaceId).onRef('p.id', '=', 'rp.prompt_id'))
       .leftJoin(
-        db
-          .selectFrom('mention')
-          .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('mentioning'), (eb) => eb.fn.sum<number>('occurrences').as('occurrences')])
-          .where((eb) => responseFilterConditions('mention', workspaceId, filters))
-          .where('brand_id', '=', brandId)
-          .groupBy('prompt_id')
-          .as('mp'),
+        promptFast
+          ? db
+              .selectFrom('daily_prompt_brand_stats as s')
+              .select([
+                's.prompt_id',
+                (eb) => eb.fn.sum<number>('s.responses').as('mentioning'),
+                (eb) => eb.fn.sum<number>('s.occurrences').as('occurrences'),
+              ])
+              .where(dayConditions('s', workspaceId, filters))
+              .where('s.brand_id', '=', brandId)
+              .groupBy('s.prompt_id')
+              .as('mp')
+          : db
+              .selectFrom('mention')
+              .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('mentioning'), (eb) => eb.fn.sum<number>('occurrences').as('occurrences')])
+              .where((eb) => responseFilterConditions('mention', workspaceId, filters))
+              .where('brand_id', '=', brandId)
+              .groupBy('prompt_id')
+              .as('mp'),
         (join) => join.onRef('mp.prompt_id', '=', 'rp.prompt_id'),
       )
       .select([
@@ -161,29 +187,42 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .orderBy('rp.prompt_id')
       .limit(TOP_LIMIT)
       .execute(),
-    // Driven from the brand's mentions (same filter columns as their responses), each
-    // probing its response's citations by primary key. Written as a lateral join so the
-    // plan stays this one even without table statistics (PGlite never gathers them).
-    db
-      .selectFrom('mention')
-      .innerJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('citation')
-            .select('citation.domain')
-            .whereRef('citation.workspace_id', '=', 'mention.workspace_id')
-            .whereRef('citation.response_id', '=', 'mention.response_id')
-            .as('c'),
-        (join) => join.onTrue(),
-      )
-      .select(['c.domain', (eb) => eb.fn.countAll<number>().as('citations')])
-      .where(responseFilterConditions('mention', workspaceId, filters))
-      .where('mention.brand_id', '=', brandId)
-      .groupBy('c.domain')
-      .orderBy('citations', 'desc')
-      .orderBy('c.domain')
-      .limit(TOP_LIMIT)
-      .execute(),
+    strategy === 'auto' && citationRollupsApply(filters)
+      ? db
+          .selectFrom('daily_brand_domain_stats')
+          .select(['domain', (eb) => eb.fn.sum<number>('citations').as('citations')])
+          .where('workspace_id', '=', workspaceId)
+          .where('brand_id', '=', brandId)
+          .where('day', '>=', filters.range.start)
+          .where('day', '<=', filters.range.end)
+          .groupBy('domain')
+          .orderBy('citations', 'desc')
+          .orderBy('domain')
+          .limit(TOP_LIMIT)
+          .execute()
+      : // Driven from the brand's mentions (same filter columns as their responses), each
+        // probing its response's citations by primary key. Written as a lateral join so the
+        // plan stays this one even without table statistics (PGlite never gathers them).
+        db
+          .selectFrom('mention')
+          .innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('citation')
+                .select('citation.domain')
+                .whereRef('citation.workspace_id', '=', 'mention.workspace_id')
+                .whereRef('citation.response_id', '=', 'mention.response_id')
+                .as('c'),
+            (join) => join.onTrue(),
+          )
+          .select(['c.domain', (eb) => eb.fn.countAll<number>().as('citations')])
+          .where(responseFilterConditions('mention', workspaceId, filters))
+          .where('mention.brand_id', '=', brandId)
+          .groupBy('c.domain')
+          .orderBy('citations', 'desc')
+          .orderBy('c.domain')
+          .limit(TOP_LIMIT)
+          .execute(),
   ])
   if (!brand) return null
 

@@ -1,11 +1,11 @@
 // The dashboard of spec 4.1 with the metric definitions of DESIGN §7. Sums over the exact
-// daily rollups (every filter is a rollup column) and a per-domain probe for distinct
+// monthly and daily rollups (every filter is a rollup column) and a per-domain probe for distinct
 // sources, run together; nothing is counted in JS.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DateRange } from '../../http/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { countDistinctDomains, rollupConditions, rollupTables } from '../rollup-conditions.js'
+import { countDistinctDomains, rollupRowsInRange } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
 
 export interface BrandMetrics {
@@ -23,7 +23,6 @@ export interface Dashboard {
 }
 
 export async function getDashboard(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Dashboard> {
-  const tables = rollupTables(filters)
   const [brands, mentions, responses, sources] = await Promise.all([
     db
       .selectFrom('brand')
@@ -35,24 +34,16 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       .orderBy(sql`lower(name) collate "C"`)
       .orderBy('id')
       .execute(),
-    db
-      .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
-      .select((eb) => [
-        's.brand_id',
-        eb.fn.sum<number>('s.responses').as('responses'),
-        eb.fn.sum<number>('s.occurrences').as('occurrences'),
-        eb.fn.sum<number>('s.sentiment_sum').as('sentiment_sum'),
-        eb.fn.sum<number>('s.sentiment_count').as('sentiment_count'),
-        eb.fn.sum<number>('s.position_sum').as('position_sum'),
-      ])
-      .where(rollupConditions('s', workspaceId, filters))
-      .groupBy('s.brand_id')
-      .execute(),
-    db
-      .selectFrom(`${tables.responses} as s` as 'daily_response_stats as s')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('s.responses'), sql<number>`0`).as('n'))
-      .where(rollupConditions('s', workspaceId, filters))
-      .executeTakeFirstOrThrow(),
+    sql<{ brand_id: string; responses: number; occurrences: number; sentiment_sum: number; sentiment_count: number; position_sum: number }>`
+      select s.brand_id, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
+        sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
+      from ${rollupRowsInRange('brands', workspaceId, filters, ['brand_id', 'responses', 'occurrences', 'sentiment_sum', 'sentiment_count', 'position_sum'])} s
+      group by s.brand_id`
+      .execute(db)
+      .then((result) => result.rows),
+    sql<{ n: number }>`select coalesce(sum(s.responses), 0) as n from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s`
+      .execute(db)
+      .then((result) => result.rows[0]),
     countDistinctDomains(db, workspaceId, filters),
   ])
 

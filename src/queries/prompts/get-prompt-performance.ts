@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 import { percentage } from '../rounding.js'
+import { dayConditions, promptRollupsApply, type ReadStrategy } from '../rollup-conditions.js'
 
 export interface PromptPerformance {
   id: string
@@ -23,7 +24,11 @@ export async function getPromptPerformance(
   brandId: string,
   filters: AnalyticsFilters,
   page?: PageRequest,
+  strategy: ReadStrategy = 'auto',
 ): Promise<{ prompts: PromptPerformance[]; totalItems: number }> {
+  // The per-prompt daily rollups hold both counts; tags need no condition there, the
+  // prompt list below applies them.
+  const fast = strategy === 'auto' && promptRollupsApply(filters)
   const promptConditions = (tableAlias: string) => {
     const col = (name: string) => sql.ref(`${tableAlias}.${name}`)
     const conditions = [sql<SqlBool>`${col('workspace_id')} = ${workspaceId}`, sql<SqlBool>`${col('is_active')}`]
@@ -33,18 +38,31 @@ export async function getPromptPerformance(
 
   let listQuery = db
     .with('rc', (qb) =>
-      qb
-        .selectFrom('response')
-        .select((eb) => ['response.prompt_id', eb.fn.countAll<number>().as('n')])
-        .where((eb) => responseFilterConditions('response', workspaceId, filters))
-        .groupBy('response.prompt_id'),
+      fast
+        ? qb
+            .selectFrom('daily_prompt_stats as s')
+            .select((eb) => ['s.prompt_id', eb.fn.sum<number>('s.responses').as('n')])
+            .where(dayConditions('s', workspaceId, filters))
+            .groupBy('s.prompt_id')
+        : qb
+            .selectFrom('response')
+            .select((eb) => ['response.prompt_id', eb.fn.countAll<number>().as('n')])
+            .where((eb) => responseFilterConditions('response', workspaceId, filters))
+            .groupBy('response.prompt_id'),
     )
     .with('mc', (qb) =>
-      qb
-        .selectFrom('mention')
-        .select((eb) => ['mention.prompt_id', eb.fn.countAll<number>().as('n')])
-        .where((eb) => eb.and([responseFilterConditions('mention', workspaceId, filters), eb('mention.brand_id', '=', brandId)]))
-        .groupBy('mention.prompt_id'),
+      fast
+        ? qb
+            .selectFrom('daily_prompt_brand_stats as s')
+            .select((eb) => ['s.prompt_id', eb.fn.sum<number>('s.responses').as('n')])
+            .where(dayConditions('s', workspaceId, filters))
+            .where('s.brand_id', '=', brandId)
+            .groupBy('s.prompt_id')
+        : qb
+            .selectFrom('mention')
+            .select((eb) => ['mention.prompt_id', eb.fn.countAll<number>().as('n')])
+            .where((eb) => eb.and([responseFilterConditions('mention', workspaceId, filters), eb('mention.brand_id', '=', brandId)]))
+            .groupBy('mention.prompt_id'),
     )
     .selectFrom('prompt as p')
     .leftJoin('rc', 'rc.prompt_id', 'p.id')

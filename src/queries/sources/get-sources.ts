@@ -1,11 +1,13 @@
 // Cited domains over R (DESIGN §7, spec 2.6): one aggregate ranks the domains, one grouped
 // daily count covers the requested page's domains only, and the size of R gives the shares.
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { compileSourceClassifier, type SourceType } from '../../analysis/source-types.js'
+import { splitIntoMonths } from '../../http/date-range.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundScore } from '../rounding.js'
+import { citationRollupsApply, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { citationConditions } from './citation-scope.js'
 import { zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
 import { ensurePromptTemplate } from './ensure-prompt-template.js'
@@ -44,12 +46,13 @@ interface Population {
   prompts: number
 }
 
-export async function getSources(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions): Promise<SourcesPage> {
+export async function getSources(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions, strategy: ReadStrategy = 'auto'): Promise<SourcesPage> {
   const scope = { promptId: options.promptId }
+  const fast = strategy === 'auto' && citationRollupsApply(filters, scope)
   const [, population, rows, classify] = await Promise.all([
     ensurePromptTemplate(db, workspaceId, options.promptId),
-    responsePopulation(db, citationConditions('response', workspaceId, filters, scope)),
-    domainPage(db, citationConditions('citation', workspaceId, filters, scope), options),
+    fast ? rolledUpPopulation(db, workspaceId, filters) : responsePopulation(db, citationConditions('response', workspaceId, filters, scope)),
+    fast ? rolledUpDomainPage(db, workspaceId, filters, options) : domainPage(db, citationConditions('citation', workspaceId, filters, scope), options),
     sourceClassifier(db, workspaceId),
   ])
   if (rows.length === 0) {
@@ -59,18 +62,10 @@ export async function getSources(db: DB, workspaceId: string, filters: Analytics
   }
 
   const domains = rows.map((row) => row.domain)
-  // A response has one created_at, so its distinct count per (domain, day) adds up
-  // exactly to the per-domain count: the chart query also yields the citing responses.
-  const daily = await sql<KeyedDayCount & { responses: number }>`
-    select domain as key, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count,
-      count(distinct response_id) as responses
-    from citation
-    where ${citationConditions('citation', workspaceId, filters, { ...scope, domains })}
-    group by 1, 2
-  `.execute(db)
-  const charts = zeroFilledCharts(filters.range, domains, daily.rows)
+  const daily = fast ? await rolledUpDailyCounts(db, workspaceId, filters, domains) : await dailyCounts(db, citationConditions('citation', workspaceId, filters, { ...scope, domains }))
+  const charts = zeroFilledCharts(filters.range, domains, daily)
   const citingResponses = new Map<string, number>()
-  for (const row of daily.rows) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + row.responses)
+  for (const row of daily) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + row.responses)
 
   const sources = rows.map((row) => ({
     domain: row.domain,
@@ -88,6 +83,73 @@ export async function getSources(db: DB, workspaceId: string, filters: Analytics
 function authorityScore(row: DomainRow, population: Population): number {
   if (population.providers === 0 || population.prompts === 0) return 0
   return roundScore(100 * Math.sqrt((row.citing_providers / population.providers) * (row.citing_prompts / population.prompts)))
+}
+
+// A response has one created_at, so its distinct count per (domain, day) adds up
+// exactly to the per-domain count: the chart query also yields the citing responses.
+async function dailyCounts(db: DB, where: Expression<SqlBool>): Promise<(KeyedDayCount & { responses: number })[]> {
+  const { rows } = await sql<KeyedDayCount & { responses: number }>`
+    select domain as key, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count,
+      count(distinct response_id) as responses
+    from citation
+    where ${where}
+    group by 1, 2
+  `.execute(db)
+  return rows
+}
+
+async function rolledUpDailyCounts(db: DB, workspaceId: string, filters: AnalyticsFilters, domains: string[]): Promise<(KeyedDayCount & { responses: number })[]> {
+  const { rows } = await sql<KeyedDayCount & { responses: number }>`
+    select domain as key, to_char(day, 'YYYY-MM-DD') as day, citations as count, responses
+    from daily_domain_stats
+    where workspace_id = ${workspaceId} and domain = any(${domains}::text[]) and day >= ${filters.range.start}::date and day <= ${filters.range.end}::date
+  `.execute(db)
+  return rows
+}
+
+// R's size, providers and prompts from the rollups: the daily totals and the days each
+// prompt had responses on.
+async function rolledUpPopulation(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Population> {
+  const { rows } = await sql<Population>`
+    select coalesce(sum(t.responses), 0)::int as responses, count(distinct t.provider)::int as providers,
+      (select count(*) from prompt_days p where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)})::int as prompts
+    from daily_response_totals t
+    where t.workspace_id = ${workspaceId} and t.day >= ${filters.range.start}::date and t.day <= ${filters.range.end}::date
+  `.execute(db)
+  return rows[0]
+}
+
+// The page is ranked from whole months and loose days of the domain totals; only its
+// domains are then probed for the providers and prompts that cited them in the range.
+async function rolledUpDomainPage(db: DB, workspaceId: string, filters: AnalyticsFilters, page: PageRequest): Promise<DomainRow[]> {
+  const range = rangeOfDays(filters)
+  const split = splitIntoMonths(filters.range)
+  const parts: RawBuilder<unknown>[] = []
+  if (split.months) {
+    parts.push(sql`
+      select domain, citations, last_cited from monthly_domain_stats
+      where workspace_id = ${workspaceId} and month >= ${split.months.first}::date and month <= ${split.months.last}::date`)
+  }
+  for (const days of split.days) {
+    parts.push(sql`
+      select domain, citations, last_cited from daily_domain_stats
+      where workspace_id = ${workspaceId} and day >= ${days.start}::date and day <= ${days.end}::date`)
+  }
+  const { rows } = await sql<DomainRow>`
+    with ranked as (
+      select domain, sum(citations) as citation_count, max(last_cited) as last_cited, count(*) over () as total_items
+      from (${sql.join(parts, sql` union all `)}) d
+      group by domain
+      order by citation_count desc, domain
+      limit ${page.perPage} offset ${pageOffset(page)}
+    )
+    select r.domain, r.citation_count, r.last_cited, r.total_items,
+      (select count(*) from domain_provider_days p where p.workspace_id = ${workspaceId} and p.domain = r.domain and p.days && ${range}) as citing_providers,
+      (select count(*) from domain_prompt_days p where p.workspace_id = ${workspaceId} and p.domain = r.domain and p.days && ${range}) as citing_prompts
+    from ranked r
+    order by r.citation_count desc, r.domain
+  `.execute(db)
+  return rows
 }
 
 // Grouped by (provider, prompt) so the database hashes instead of sorting for distinct

@@ -3,6 +3,7 @@ import type { PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { zeroFilledCharts, type DailyCount } from '../sources/daily-chart.js'
 import { ensurePromptTemplate } from '../sources/ensure-prompt-template.js'
+import type { ReadStrategy } from '../rollup-conditions.js'
 import type { UrlRecord } from './get-urls.js'
 import { urlAttributes, urlDailyCounts, urlPage } from './url-page.js'
 
@@ -20,15 +21,16 @@ export async function getUrlsDetailed(
   workspaceId: string,
   filters: AnalyticsFilters,
   options: UrlsDetailedOptions,
+  strategy: ReadStrategy = 'auto',
 ): Promise<{ urls: DetailedUrlRecord[]; totalItems: number }> {
   const scope = { promptId: options.promptId }
   const [, { rows, totalItems }] = await Promise.all([
     ensurePromptTemplate(db, workspaceId, options.promptId),
-    urlPage(db, workspaceId, filters, scope, options),
+    urlPage(db, workspaceId, filters, scope, options, strategy),
   ])
   const [attributes, daily] = await Promise.all([
-    urlAttributes(db, workspaceId, filters, scope, rows),
-    urlDailyCounts(db, workspaceId, filters, scope, rows),
+    urlAttributes(db, workspaceId, filters, scope, rows, strategy),
+    urlDailyCounts(db, workspaceId, filters, scope, rows, strategy),
   ])
   const charts = zeroFilledCharts(
     filters.range,

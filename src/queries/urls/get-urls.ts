@@ -2,6 +2,7 @@ import type { DB } from '../../db/database.js'
 import { registrableDomain } from '../../analysis/urls.js'
 import type { PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
+import type { ReadStrategy } from '../rollup-conditions.js'
 import { urlAttributes, urlPage } from './url-page.js'
 
 export interface UrlRecord {
@@ -26,10 +27,10 @@ export function sourceDomain(sourceId: string): string {
   return registrableDomain(sourceId) ?? sourceId.trim().toLowerCase()
 }
 
-export async function getUrls(db: DB, workspaceId: string, filters: AnalyticsFilters, options: UrlsOptions): Promise<{ urls: UrlRecord[]; totalItems: number }> {
+export async function getUrls(db: DB, workspaceId: string, filters: AnalyticsFilters, options: UrlsOptions, strategy: ReadStrategy = 'auto'): Promise<{ urls: UrlRecord[]; totalItems: number }> {
   const scope = options.sourceId === undefined ? {} : { domains: [sourceDomain(options.sourceId)] }
-  const { rows, totalItems } = await urlPage(db, workspaceId, filters, scope, options)
-  const attributes = await urlAttributes(db, workspaceId, filters, scope, rows)
+  const { rows, totalItems } = await urlPage(db, workspaceId, filters, scope, options, strategy)
+  const attributes = await urlAttributes(db, workspaceId, filters, scope, rows, strategy)
   const urls = rows.map((row) => ({
     url: row.url,
     domain: row.domain,

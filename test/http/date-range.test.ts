@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { addDays, eachDay, splitIntoMonths } from '../../src/http/date-range.js'
+
+describe('splitIntoMonths', () => {
+  it('splits a year into whole months and the loose days at each end', () => {
+    expect(splitIntoMonths({ start: '2025-11-22', end: '2026-11-21' })).toEqual({
+      months: { first: '2025-12-01', last: '2026-10-01' },
+      days: [
+        { start: '2025-11-22', end: '2025-11-30' },
+        { start: '2026-11-01', end: '2026-11-21' },
+      ],
+    })
+  })
+
+  it('keeps a range inside one month as days', () => {
+    expect(splitIntoMonths({ start: '2026-02-03', end: '2026-02-27' })).toEqual({ months: null, days: [{ start: '2026-02-03', end: '2026-02-27' }] })
+  })
+
+  it('takes a whole month exactly, leap February included', () => {
+    expect(splitIntoMonths({ start: '2028-02-01', end: '2028-02-29' })).toEqual({ months: { first: '2028-02-01', last: '2028-02-01' }, days: [] })
+    expect(splitIntoMonths({ start: '2026-02-01', end: '2026-02-27' })).toEqual({ months: null, days: [{ start: '2026-02-01', end: '2026-02-27' }] })
+  })
+
+  it('covers every day of any range exactly once', () => {
+    const day = fc.integer({ min: 0, max: 1500 }).map((n) => addDays('2024-01-01', n))
+    fc.assert(
+      fc.property(day, fc.integer({ min: 0, max: 800 }), (start, length) => {
+        const range = { start, end: addDays(start, length) }
+        const split = splitIntoMonths(range)
+        const covered: string[] = []
+        if (split.months) {
+          for (let m = split.months.first; m <= split.months.last; ) {
+            const first = m
+            const next = new Date(`${m}T00:00:00Z`)
+            next.setUTCMonth(next.getUTCMonth() + 1)
+            m = next.toISOString().slice(0, 10)
+            covered.push(...eachDay({ start: first, end: addDays(m, -1) }))
+          }
+        }
+        for (const run of split.days) covered.push(...eachDay(run))
+        expect(covered.sort()).toEqual(eachDay(range))
+      }),
+    )
+  })
+})
