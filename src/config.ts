@@ -1,6 +1,7 @@
 // One typed configuration, read from the environment once. Every knob has a default
 // so `npm start` works on a fresh machine; bad values fail fast with a message that
 // says which variable to fix.
+import { availableParallelism } from 'node:os'
 
 export interface Config {
   host: string
@@ -24,6 +25,8 @@ export interface Config {
   requestTimeoutMs: number
   /** analytics answers kept in memory per instance; 0 turns the cache off */
   responseCacheEntries: number
+  /** worker threads that analyse ingested responses; 0 analyses on the main thread */
+  analysisThreads: number
 }
 
 export class ConfigError extends Error {}
@@ -56,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     responseCacheEntries: integer(env, 'RESPONSE_CACHE_ENTRIES', 5000, 0, 1_000_000),
+    analysisThreads: integer(env, 'ANALYSIS_THREADS', Math.min(availableParallelism(), 4), 0, 64),
   }
 }

@@ -29,8 +29,11 @@ export class BrandMatcher {
   /** Capture group i + 1 of `regex` belongs to brand `groupBrand[i]`. */
   private readonly groupBrand: readonly string[]
   private readonly regex: RegExp | null
+  /** the brand set it was compiled from (worker threads compile their own copy) */
+  readonly brands: readonly BrandTerms[]
 
   constructor(brands: readonly BrandTerms[]) {
+    this.brands = brands
     const terms = collectTerms(brands)
     this.groupBrand = terms.map((t) => t.brandId)
     this.regex = terms.length === 0 ? null : compileTerms(terms)

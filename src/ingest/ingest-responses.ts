@@ -4,7 +4,9 @@ import type { DB } from '../db/database.js'
 import type { Insertable } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { newId } from '../db/ids.js'
-import { analyzeResponse, type BrandMatcher } from '../analysis/index.js'
+import type { BrandMatcher } from '../analysis/index.js'
+import { sharedAnalysisPool, type AnalysisPool } from '../analysis/analysis-pool.js'
+import { loadConfig } from '../config.js'
 import { AppError } from '../http/errors.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { describeProblems, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
@@ -48,9 +50,12 @@ async function checkReferences(trx: DB, workspaceId: string, items: ResponseItem
   })
 }
 
-const ANALYSIS_SLICE = 20
-
-export async function ingestResponses(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
+export async function ingestResponses(
+  db: DB,
+  workspaceId: string,
+  rawItems: unknown[],
+  options: { matcher?: BrandMatcher; now?: Date; pool?: AnalysisPool } = {},
+): Promise<IngestResult> {
   const { items, problems } = validateResponseItems(rawItems, options.now)
   if (problems.length) throw batchError(problems, 'responses')
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
@@ -73,16 +78,18 @@ export async function ingestResponses(db: DB, workspaceId: string, rawItems: unk
     }
 
     const matcher = options.matcher ?? (await loadBrandMatcher(trx, workspaceId))
+    const pool = options.pool ?? sharedAnalysisPool(loadConfig().analysisThreads)
+    const analyses = await pool.analyze(
+      fresh.map((item) => ({ content: item.content, citations: item.citations ?? [] })),
+      matcher,
+    )
     const responses: Insertable<Database['response']>[] = []
     const mentions: Insertable<Database['mention']>[] = []
     const citations: Insertable<Database['citation']>[] = []
     for (const [index, item] of fresh.entries()) {
-      // Analysis is CPU work; yield now and then so other batches' transactions (which
-      // hold rollup row locks until they commit) are not kept waiting on the event loop.
-      if (index % ANALYSIS_SLICE === ANALYSIS_SLICE - 1) await new Promise((resolve) => setImmediate(resolve))
       const id = newId()
       const createdAt = new Date(item.created_at)
-      const analysis = analyzeResponse({ content: item.content, citations: item.citations ?? [] }, matcher)
+      const analysis = analyses[index]
       responses.push({
         workspace_id: workspaceId,
         id,
