@@ -71,6 +71,7 @@ describe('normalizeUrl', () => {
     ['http://[::1]/x'],
     ['http://intranet.local/x'],
     ['http://printer.lan/'],
+    ['http://xn--a.0.com/'],
     ['https://gov.uk/'],
   ])('rejects %j', (raw) => {
     expect(normalizeUrl(raw)).toBeNull()
@@ -80,7 +81,9 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl(undefined as unknown as string)).toBeNull()
   })
 
-  const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/)
+  // Labels starting "xn--" are punycode and must decode; the URL parser rightly refuses
+  // random ones (e.g. http://xn--a.0.com), so the generator leaves them out.
+  const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/).filter((l) => !l.startsWith('xn--'))
   const anyCase = (s: string, flips: boolean[]) =>
     [...s].map((c, i) => (flips[i % Math.max(flips.length, 1)] ? c.toUpperCase() : c)).join('')
   const url = fc
