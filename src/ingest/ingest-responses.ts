@@ -10,7 +10,7 @@ import { loadConfig } from '../config.js'
 import { AppError } from '../http/errors.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { describeProblems, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
-import { insertInChunks } from './insert-chunks.js'
+import { insertColumns } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { addToRollups } from './rollups.js'
 import { freshItems, insertIdempotent } from './idempotent-insert.js'
@@ -109,15 +109,18 @@ export async function ingestResponses(
     // A concurrent batch with the same external ids may commit first; the unique index
     // decides, and only rows this transaction inserted get facts.
     const inserted = await insertIdempotent(trx, 'response', responses)
-    await insertInChunks(
+    const factColumns = { workspace_id: 'uuid', response_id: 'uuid', prompt_id: 'uuid', provider: 'text', model: 'text', created_at: 'timestamptz' } as const
+    await insertColumns(
+      trx,
+      'mention',
       mentions.filter((m) => inserted.has(m.response_id)),
-      2000,
-      (chunk) => trx.insertInto('mention').values(chunk).execute(),
+      { ...factColumns, brand_id: 'uuid', occurrences: 'int4', position: 'int4', sentiment: 'float8' },
     )
-    await insertInChunks(
+    await insertColumns(
+      trx,
+      'citation',
       citations.filter((c) => inserted.has(c.response_id)),
-      2000,
-      (chunk) => trx.insertInto('citation').values(chunk).execute(),
+      { ...factColumns, url: 'text', domain: 'text', title: 'text' },
     )
     await addToRollups(
       trx,
