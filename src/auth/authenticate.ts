@@ -1,10 +1,11 @@
 // One onRequest hook for the whole /api/v1 subtree. It identifies the key, then checks
 // what the matched route declares in `config.access` (default: read:analytics).
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { AppError } from '../http/errors.js'
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js'
-import { beginScoped, setScope, type ScopedTransaction } from '../db/tenant-scope.js'
+import { beginScoped, type ScopedTransaction } from '../db/tenant-scope.js'
 import { DEFAULT_ACCESS, type AccessRequirement, type Scope, type Tier } from './scopes.js'
 
 export interface AuthContext {
@@ -58,30 +59,31 @@ export function createAuthHook(shared: DB, options: AuthOptions) {
 
     let db: DB = shared
     if (options.scoped) {
-      const trx = await beginScoped(shared, { useRole: options.useRole })
+      // Under row-level security the key row, and its workspace, are visible only by the
+      // hash being looked up.
+      const trx = await beginScoped(shared, { useRole: options.useRole, keyHash })
       request.scopedTransaction = trx
       db = trx
-      // Under row-level security the key row is visible only by the hash being looked up.
-      await setScope(trx, 'app.key_hash', keyHash)
     }
     request.db = db
 
     // Lookup is by SHA-256 hash through a unique index: no secret string is compared in
     // application code, so response timing says nothing about how much of a key matched.
-    const keyRow = await db
-      .selectFrom('api_key')
-      .select(['id', 'workspace_id', 'scopes', 'expires_at', 'revoked_at', 'last_used_at'])
-      .where('key_hash', '=', keyHash)
+    // The same query names the workspace for the rest of the transaction: one round trip
+    // authenticates and scopes the request (a cached answer needs nothing more).
+    const row = await db
+      .selectFrom('api_key as k')
+      .innerJoin('workspace as w', 'w.id', 'k.workspace_id')
+      .select(['k.id', 'k.workspace_id', 'k.scopes', 'k.expires_at', 'k.revoked_at', 'k.last_used_at', 'w.tier', 'w.data_version'])
+      .$if(options.scoped, (qb) => qb.select(sql<string>`set_config('app.workspace_id', k.workspace_id::text, true)`.as('scope')))
+      .where('k.key_hash', '=', keyHash)
       .executeTakeFirst()
     const now = new Date()
-    if (!keyRow) throw unauthorized('Unknown API key')
-    if (options.scoped) await setScope(db, 'app.workspace_id', keyRow.workspace_id)
-    const workspace = await db.selectFrom('workspace').select(['tier', 'data_version']).where('id', '=', keyRow.workspace_id).executeTakeFirstOrThrow()
-    const row = { ...keyRow, tier: workspace.tier, dataVersion: Number(workspace.data_version) }
+    if (!row) throw unauthorized('Unknown API key')
     if (row.revoked_at) throw unauthorized('This API key has been revoked; create a new one')
     if (row.expires_at && row.expires_at <= now) throw unauthorized('This API key has expired; create a new one')
 
-    request.auth = { workspaceId: row.workspace_id, keyId: row.id, scopes: row.scopes as Scope[], tier: row.tier, dataVersion: row.dataVersion }
+    request.auth = { workspaceId: row.workspace_id, keyId: row.id, scopes: row.scopes as Scope[], tier: row.tier, dataVersion: Number(row.data_version) }
 
     const access = request.routeOptions.config.access ?? DEFAULT_ACCESS
     for (const scope of access.scopes) {

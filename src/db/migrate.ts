@@ -6,6 +6,7 @@ import * as rollupTotals from './migrations/0005-rollup-totals.js'
 import * as dataVersion from './migrations/0006-data-version.js'
 import * as citationRollups from './migrations/0007-citation-rollups.js'
 import * as monthlyRollups from './migrations/0008-monthly-rollups.js'
+import * as workspaceByKeyHash from './migrations/0009-workspace-by-key-hash.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-data-version': dataVersion,
   '0007-citation-rollups': citationRollups,
   '0008-monthly-rollups': monthlyRollups,
+  '0009-workspace-by-key-hash': workspaceByKeyHash,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -35,10 +35,18 @@ export async function canUseAppRole(db: DB): Promise<boolean> {
 
 export type ScopedTransaction = ControlledTransaction<Database>
 
-export async function beginScoped(db: DB, options: { useRole: boolean }): Promise<ScopedTransaction> {
+/**
+ * Starts a request transaction. With `keyHash`, the role switch and the key hash are set
+ * in the same round trip as each other (set_config('role') is SET LOCAL ROLE).
+ */
+export async function beginScoped(db: DB, options: { useRole: boolean; keyHash?: string }): Promise<ScopedTransaction> {
   const trx = await db.startTransaction().execute()
   try {
-    if (options.useRole) await sql`set local role ${sql.raw(APP_ROLE)}`.execute(trx)
+    const settings = [
+      ...(options.useRole ? [sql`set_config('role', ${APP_ROLE}, true)`] : []),
+      ...(options.keyHash !== undefined ? [sql`set_config('app.key_hash', ${options.keyHash}, true)`] : []),
+    ]
+    if (settings.length) await sql`select ${sql.join(settings)}`.execute(trx)
   } catch (error) {
     await trx.rollback().execute().catch(() => {})
     throw error

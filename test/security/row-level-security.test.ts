@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { createTestContext, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest } from '../helpers/requests.js'
 import { APP_ROLE, beginScoped, setScope } from '../../src/db/tenant-scope.js'
+import { hashApiKey } from '../../src/auth/api-keys.js'
 
 const TENANT_TABLES = ['workspace', 'api_key', 'model', 'brand', 'prompt', 'response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals']
 
@@ -47,6 +48,28 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security (postgres)',
     // The data is there: the owner (a superuser here) sees both workspaces.
     const { rows } = await sql<{ n: number }>`select count(distinct workspace_id) as n from response`.execute(ctx.database.db)
     expect(Number(rows[0].n)).toBe(2)
+  })
+
+  it('a key hash alone shows that key and its workspace row, and no other tenant data', async () => {
+    const trx = await beginScoped(ctx.database.db, { useRole: true, keyHash: hashApiKey(a.key) })
+    try {
+      const { rows: workspaces } = await sql<{ id: string }>`select id from workspace`.execute(trx)
+      expect(workspaces.map((w) => w.id)).toEqual([a.workspaceId])
+      const { rows: keys } = await sql<{ workspace_id: string }>`select workspace_id from api_key`.execute(trx)
+      expect(keys.map((k) => k.workspace_id)).toEqual([a.workspaceId])
+      for (const table of TENANT_TABLES.filter((t) => t !== 'workspace' && t !== 'api_key')) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(trx)
+        expect(Number(rows[0].n), table).toBe(0)
+      }
+      // Seeing the workspace row does not allow changing it.
+      const updated = await sql`update workspace set tier = 'free' where id = ${a.workspaceId}`.execute(trx).then(
+        (r) => Number(r.numAffectedRows ?? 0),
+        (error: Error) => error.message,
+      )
+      expect(String(updated)).toMatch(/row-level security|^0$/)
+    } finally {
+      await trx.rollback().execute()
+    }
   })
 
   it('a scoped query without any workspace filter sees only its own workspace, and cannot write into another', async () => {
