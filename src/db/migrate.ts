@@ -7,6 +7,7 @@ import * as dataVersion from './migrations/0006-data-version.js'
 import * as citationRollups from './migrations/0007-citation-rollups.js'
 import * as monthlyRollups from './migrations/0008-monthly-rollups.js'
 import * as workspaceByKeyHash from './migrations/0009-workspace-by-key-hash.js'
+import * as coveringCitationDomainIndex from './migrations/0010-covering-citation-domain-index.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-citation-rollups': citationRollups,
   '0008-monthly-rollups': monthlyRollups,
   '0009-workspace-by-key-hash': workspaceByKeyHash,
+  '0010-covering-citation-domain-index': coveringCitationDomainIndex,
 }
 
 class StaticMigrationProvider implements MigrationProvider {
