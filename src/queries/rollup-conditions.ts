@@ -3,7 +3,7 @@
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
-import { splitIntoMonths } from '../http/date-range.js'
+import { splitIntoMonths, type DateRange } from '../http/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 
 /** Conditions on a rollup table (daily or monthly: dateColumn says which) by alias. */
@@ -37,29 +37,39 @@ export function rollupTables(filters: Pick<AnalyticsFilters, 'tags'>): { respons
 }
 
 /**
- * The rollup rows covering the filters (a subquery for FROM): whole calendar months from
- * the monthly table (migration 0008), the loose days at either end from the daily one.
- * `columns` are columns both tables have; a year reads about 30× fewer rows than by day.
+ * The rows of a rollup kept by day and by calendar month (migration 0008) that cover
+ * `range`, as a subquery for FROM: whole months from the monthly table, the loose days at
+ * either end from the daily one. `where` gives one part's conditions on alias `s`, for its
+ * date column and sub-range; `columns` are columns both tables have. A year reads about
+ * 30× fewer rows than by day.
  */
+export function calendarRollupRows(
+  dailyTable: string,
+  columns: readonly string[],
+  range: DateRange,
+  where: (dateColumn: 'day' | 'month', range: DateRange) => RawBuilder<SqlBool>,
+): RawBuilder<unknown> {
+  const monthlyTable = dailyTable.replace(/^daily_/, 'monthly_')
+  const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
+  const split = splitIntoMonths(range)
+  const parts: RawBuilder<unknown>[] = []
+  if (split.months) {
+    parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: split.months.first, end: split.months.last })}`)
+  }
+  for (const days of split.days) parts.push(sql`select ${selected} from ${sql.table(dailyTable)} s where ${where('day', days)}`)
+  return sql`(${sql.join(parts, sql` union all `)})`
+}
+
+/** The dashboard rollup rows (responses or brands) covering the filters; see calendarRollupRows. */
 export function rollupRowsInRange(
   kind: 'responses' | 'brands',
   workspaceId: string,
   filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
   columns: readonly string[],
 ): RawBuilder<unknown> {
-  const daily = rollupTables(filters)[kind]
-  const monthly = daily.replace(/^daily_/, 'monthly_')
-  const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
-  const split = splitIntoMonths(filters.range)
-  const parts: RawBuilder<unknown>[] = []
-  if (split.months) {
-    const months = { ...filters, range: { start: split.months.first, end: split.months.last } }
-    parts.push(sql`select ${selected} from ${sql.table(monthly)} s where ${rollupConditions('s', workspaceId, months, 'month')}`)
-  }
-  for (const days of split.days) {
-    parts.push(sql`select ${selected} from ${sql.table(daily)} s where ${rollupConditions('s', workspaceId, { ...filters, range: days })}`)
-  }
-  return sql`(${sql.join(parts, sql` union all `)})`
+  return calendarRollupRows(rollupTables(filters)[kind], columns, filters.range, (dateColumn, range) =>
+    rollupConditions('s', workspaceId, { ...filters, range }, dateColumn),
+  )
 }
 
 /**
@@ -122,8 +132,8 @@ export function promptRollupsApply(filters: Pick<AnalyticsFilters, 'providers' |
   return filters.providers.length === 0 && filters.modelIds.length === 0
 }
 
-/** Day-range conditions on a rollup with a `day` column, by alias. */
-export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>): RawBuilder<SqlBool> {
+/** Date-range conditions on a rollup's `day` (or `month`) column, by alias. */
+export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>, dateColumn: 'day' | 'month' = 'day'): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
-  return sql<SqlBool>`(${col('workspace_id')} = ${workspaceId} and ${col('day')} >= ${filters.range.start}::date and ${col('day')} <= ${filters.range.end}::date)`
+  return sql<SqlBool>`(${col('workspace_id')} = ${workspaceId} and ${col(dateColumn)} >= ${filters.range.start}::date and ${col(dateColumn)} <= ${filters.range.end}::date)`
 }

@@ -1,13 +1,12 @@
 // Cited domains over R (DESIGN §7, spec 2.6): one aggregate ranks the domains, one grouped
 // daily count covers the requested page's domains only, and the size of R gives the shares.
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { compileSourceClassifier, type SourceType } from '../../analysis/source-types.js'
-import { splitIntoMonths } from '../../http/date-range.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundScore } from '../rounding.js'
-import { citationRollupsApply, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarRollupRows, citationRollupsApply, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { citationConditions } from './citation-scope.js'
 import { zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
 import { ensurePromptTemplate } from './ensure-prompt-template.js'
@@ -123,22 +122,13 @@ async function rolledUpPopulation(db: DB, workspaceId: string, filters: Analytic
 // domains are then probed for the providers and prompts that cited them in the range.
 async function rolledUpDomainPage(db: DB, workspaceId: string, filters: AnalyticsFilters, page: PageRequest): Promise<DomainRow[]> {
   const range = rangeOfDays(filters)
-  const split = splitIntoMonths(filters.range)
-  const parts: RawBuilder<unknown>[] = []
-  if (split.months) {
-    parts.push(sql`
-      select domain, citations, last_cited from monthly_domain_stats
-      where workspace_id = ${workspaceId} and month >= ${split.months.first}::date and month <= ${split.months.last}::date`)
-  }
-  for (const days of split.days) {
-    parts.push(sql`
-      select domain, citations, last_cited from daily_domain_stats
-      where workspace_id = ${workspaceId} and day >= ${days.start}::date and day <= ${days.end}::date`)
-  }
+  const domainRows = calendarRollupRows('daily_domain_stats', ['domain', 'citations', 'last_cited'], filters.range, (dateColumn, days) =>
+    dayConditions('s', workspaceId, { range: days }, dateColumn),
+  )
   const { rows } = await sql<DomainRow>`
     with ranked as (
       select domain, sum(citations) as citation_count, max(last_cited) as last_cited, count(*) over () as total_items
-      from (${sql.join(parts, sql` union all `)}) d
+      from ${domainRows} d
       group by domain
       order by citation_count desc, domain
       limit ${page.perPage} offset ${pageOffset(page)}
