@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { analyzeResponse, type ResponseAnalysis } from './analyze-response.js'
 import type { BrandMatcher } from './mentions.js'
-import type { CitationInput } from './citations.js'
 import type { AnalysisReply, AnalysisTask } from './analysis-worker.js'
 
 export type AnalysisInput = AnalysisTask['items'][number]
@@ -152,5 +151,3 @@ export function sharedAnalysisPool(size: number): AnalysisPool {
   }
   return shared
 }
-
-export type { CitationInput }

@@ -109,26 +109,13 @@ export async function ingestResponses(
     // A concurrent batch with the same external ids may commit first; the unique index
     // decides, and only rows this transaction inserted get facts.
     const inserted = await insertIdempotent(trx, 'response', responses)
+    const storedResponses = responses.filter((r) => inserted.has(r.id))
+    const storedMentions = mentions.filter((m) => inserted.has(m.response_id))
+    const storedCitations = citations.filter((c) => inserted.has(c.response_id))
     const factColumns = { workspace_id: 'uuid', response_id: 'uuid', prompt_id: 'uuid', provider: 'text', model: 'text', created_at: 'timestamptz' } as const
-    await insertColumns(
-      trx,
-      'mention',
-      mentions.filter((m) => inserted.has(m.response_id)),
-      { ...factColumns, brand_id: 'uuid', occurrences: 'int4', position: 'int4', sentiment: 'float8' },
-    )
-    await insertColumns(
-      trx,
-      'citation',
-      citations.filter((c) => inserted.has(c.response_id)),
-      { ...factColumns, url: 'text', domain: 'text', title: 'text' },
-    )
-    await addToRollups(
-      trx,
-      workspaceId,
-      responses.filter((r) => inserted.has(r.id)) as never,
-      mentions.filter((m) => inserted.has(m.response_id)) as never,
-      citations.filter((c) => inserted.has(c.response_id)) as never,
-    )
+    await insertColumns(trx, 'mention', storedMentions, { ...factColumns, brand_id: 'uuid', occurrences: 'int4', position: 'int4', sentiment: 'float8' })
+    await insertColumns(trx, 'citation', storedCitations, { ...factColumns, url: 'text', domain: 'text', title: 'text' })
+    await addToRollups(trx, workspaceId, storedResponses as never, storedMentions as never, storedCitations as never)
     if (inserted.size) await bumpDataVersion(trx, workspaceId)
     return { accepted: inserted.size, duplicates: items.length - inserted.size }
   })

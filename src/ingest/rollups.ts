@@ -32,8 +32,6 @@ export interface RollupMention extends Omit<RollupFact, 'id'> {
   sentiment: number | null
 }
 
-
-
 /**
  * Adds the contribution of just-inserted responses and their mentions. Call inside their
  * transaction. Works from the rows in hand, not by re-reading the fact tables, so its cost
