@@ -17,6 +17,10 @@ export interface Config {
   exportQuotaPerHour: number
   /** export downloads generated at once on this instance */
   exportConcurrency: number
+  /** export downloads generated at once for one workspace on this instance */
+  exportConcurrencyPerWorkspace: number
+  /** a download whose client reads nothing for this long is cut, ms */
+  exportStallMs: number
   /** largest accepted request body, bytes */
   bodyLimitBytes: number
   /** Postgres connection pool size */
@@ -55,6 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     exportQuotaPerHour: integer(env, 'EXPORT_QUOTA_PER_HOUR', 10, 1, 100_000),
     exportConcurrency: integer(env, 'EXPORT_CONCURRENCY', 4, 1, 1000),
+    exportConcurrencyPerWorkspace: integer(env, 'EXPORT_CONCURRENCY_PER_WORKSPACE', 2, 1, 1000),
+    exportStallMs: integer(env, 'EXPORT_STALL_SECONDS', 30, 1, 3600) * 1000,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_MB', 10, 1, 1024) * 1024 * 1024,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,

@@ -29,6 +29,12 @@ export interface ExportDownloadContext {
   database: DatabaseHandle
   gate: ConcurrencyGate
   quotaPerHour: number
+  /**
+   * How long the client may leave the file unread before the download is cut: a reader that
+   * stops would otherwise hold its cursor, connection and gate slot for as long as it stays
+   * connected.
+   */
+  stallMs: number
   /** the request's database access (its workspace-scoped transaction on PostgreSQL) */
   db: DB
   /**
@@ -43,11 +49,13 @@ export interface ExportDownloadContext {
 
 export async function startExportDownload(context: ExportDownloadContext, workspaceId: string, definition: ExportDefinition, query: ExportQuery): Promise<ExportDownload> {
   const filters = resolveExportFilters(query)
-  const releaseSlot = context.gate.tryAcquire()
+  const releaseSlot = context.gate.tryAcquire(workspaceId)
   if (!releaseSlot) {
-    throw new AppError(503, 'export_unavailable', `Too many exports are being generated on this server right now; retry in ${BUSY_RETRY_SECONDS} s`, {
-      headers: { 'Retry-After': BUSY_RETRY_SECONDS },
-    })
+    const message =
+      context.gate.activeFor(workspaceId) >= context.gate.perKeyCapacity
+        ? `This workspace already has ${context.gate.perKeyCapacity} exports being generated; wait for one to finish and retry in ${BUSY_RETRY_SECONDS} s`
+        : `Too many exports are being generated on this server right now; retry in ${BUSY_RETRY_SECONDS} s`
+    throw new AppError(503, 'export_unavailable', message, { headers: { 'Retry-After': BUSY_RETRY_SECONDS } })
   }
   let rows: RowStream
   let limitHeaders: Record<string, string | number> = {}
@@ -78,10 +86,23 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
   const excel = definition.formatOptions && query.excel_compatible === true
   const writer = createExportWriter(definition.columns, { format: excel ? 'tsv' : 'csv', typeHints: definition.formatOptions && query.include_type_hints === true })
   const filename = `${definition.type}_${filters.range.start}_${filters.range.end}.${writer.extension}`
-  const body = Readable.from(fileChunks(rows, writer, close), { objectMode: false })
+  let stallTimer: NodeJS.Timeout | undefined
+  const watch = {
+    // Armed only while a chunk waits for the client, so a slow query is never taken for a stall.
+    waiting: () => {
+      stallTimer = setTimeout(() => body.destroy(new ExportStalledError(context.stallMs)), context.stallMs)
+      stallTimer.unref()
+    },
+    resumed: () => clearTimeout(stallTimer),
+  }
+  // Destroyed with an error, the body makes Fastify destroy the response and its socket.
+  const body: Readable = Readable.from(fileChunks(rows, writer, close, watch), { objectMode: false })
   // Also when the body is destroyed before its first read: the generator's finally would
   // never run then.
-  body.once('close', () => void close())
+  body.once('close', () => {
+    clearTimeout(stallTimer)
+    void close()
+  })
   return {
     headers: {
       'Content-Type': writer.contentType,
@@ -95,7 +116,35 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
   }
 }
 
-async function* fileChunks(rows: RowStream, writer: ExportWriter, close: () => Promise<void>): AsyncGenerator<string> {
+/** The client read nothing for the stall limit; the download is cut. */
+export class ExportStalledError extends Error {
+  constructor(ms: number) {
+    super(`export download cut: the client read nothing for ${Math.round(ms / 1000)} s`)
+    this.name = 'ExportStalledError'
+  }
+}
+
+/**
+ * The file's chunks. A yield returns when the consumer pulls the next chunk: the time in
+ * between is the client's, and the stall watch measures just that.
+ */
+async function* fileChunks(
+  rows: RowStream,
+  writer: ExportWriter,
+  close: () => Promise<void>,
+  watch: { waiting(): void; resumed(): void },
+): AsyncGenerator<string> {
+  for await (const chunk of rawChunks(rows, writer, close)) {
+    watch.waiting()
+    try {
+      yield chunk
+    } finally {
+      watch.resumed()
+    }
+  }
+}
+
+async function* rawChunks(rows: RowStream, writer: ExportWriter, close: () => Promise<void>): AsyncGenerator<string> {
   try {
     yield writer.preamble()
     // Records per chunk adapt to the row width seen so far, aiming at CHUNK_CHARS.

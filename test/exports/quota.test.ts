@@ -25,7 +25,7 @@ function limitHeaders(response: LightMyRequestResponse) {
 describe.each(testBackends)('export quota (%s)', (backend) => {
   let ctx: TestContext
   beforeAll(async () => {
-    ctx = await createTestContext(backend, { exportQuotaPerHour: 10, exportConcurrency: 100, rateLimitPerMinute: 100_000 })
+    ctx = await createTestContext(backend, { exportQuotaPerHour: 10, exportConcurrency: 100, exportConcurrencyPerWorkspace: 100, rateLimitPerMinute: 100_000 })
   })
   afterAll(() => ctx.close())
 

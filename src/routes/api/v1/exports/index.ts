@@ -25,7 +25,7 @@ export async function exportsRoutes(app: FastifyInstance): Promise<void> {
     }
     return errorHandler(error, request, reply)
   })
-  const gate = createConcurrencyGate(app.config.exportConcurrency)
+  const gate = createConcurrencyGate(app.config.exportConcurrency, app.config.exportConcurrencyPerWorkspace)
   const config = { access: exportAccess }
   // The cursor's own transaction takes the service role exactly when request transactions do.
   const role = app.database.backend === 'postgres' && (await canUseAppRole(app.database.db)) ? APP_ROLE : undefined
@@ -40,6 +40,7 @@ export async function exportsRoutes(app: FastifyInstance): Promise<void> {
           database: app.database,
           gate,
           quotaPerHour: app.config.exportQuotaPerHour,
+          stallMs: app.config.exportStallMs,
           db: request.db,
           endRequestTransaction: () => finishScopedTransaction(request, true),
           role,
