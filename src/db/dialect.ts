@@ -1,8 +1,8 @@
 // The only place where PGlite and a PostgreSQL server differ. Everything above this file
 // speaks one PostgreSQL dialect; here we only decide how to connect and make both
 // drivers return the same JavaScript types.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { lockDataDir } from './data-dir-lock.js'
 import { PGlite } from '@electric-sql/pglite'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { PostgresDialect, sql, type Dialect, type Kysely } from 'kysely'
@@ -79,46 +79,6 @@ export async function connect(options: { databaseUrl: string | undefined; dataDi
   } catch (error) {
     release()
     throw error
-  }
-}
-
-/**
- * PGlite is one process's database: a second process opening the same directory would
- * corrupt it. A pid lock file turns that into a clear error.
- */
-function lockDataDir(dataDir: string): () => void {
-  const path = join(dataDir, 'beacon.lock')
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx')
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      let released = false
-      return () => {
-        if (released) return
-        released = true
-        rmSync(path, { force: true })
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const pid = Number(readFileSync(path, 'utf8').trim())
-      if (pid && pid !== process.pid && isAlive(pid)) {
-        throw new Error(
-          `The embedded database in ${dataDir} is in use by process ${pid} (probably "beacon serve"). Stop it first, or point both at a PostgreSQL server with DATABASE_URL.`,
-        )
-      }
-      rmSync(path, { force: true }) // stale lock of a process that is gone
-    }
-  }
-  throw new Error(`could not lock ${path}`)
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
