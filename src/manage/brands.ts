@@ -7,6 +7,7 @@ import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { reanalyzeWorkspace, type ReanalysisProgress } from '../ingest/reanalyze.js'
 import { cleanList } from './clean-list.js'
 import { bumpDataVersion } from '../db/data-version.js'
+import { MAX_BRANDS_PER_WORKSPACE } from './limits.js'
 
 export interface BrandInput {
   name?: string
@@ -71,10 +72,25 @@ async function checkConflicts(db: DB, workspaceId: string, brandId: string | und
   }
 }
 
+async function checkBrandCount(db: DB, workspaceId: string): Promise<void> {
+  const { n } = await db
+    .selectFrom('brand')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow()
+  if (Number(n) >= MAX_BRANDS_PER_WORKSPACE) {
+    throw invalidParameter(
+      'name',
+      `This workspace already has ${Number(n)} brands, the most it may have (${MAX_BRANDS_PER_WORKSPACE}); edit an inactive or rejected brand instead of adding one`,
+    )
+  }
+}
+
 export async function createBrand(db: DB, workspaceId: string, raw: BrandInput) {
   const input = clean(raw)
   if (!input.name) throw new AppError(400, 'missing_parameter', 'name is required', { param: 'name' })
   await checkConflicts(db, workspaceId, undefined, input)
+  await checkBrandCount(db, workspaceId)
   const brand = await db
     .insertInto('brand')
     .values({

@@ -1,10 +1,14 @@
 import { Type } from 'typebox'
 import { Envelope, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
+import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../../../../manage/limits.js'
 
 const brandFields = {
-  name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique in the workspace (case-insensitive)' }),
+  name: Type.String({ minLength: 1, maxLength: MAX_TERM_LENGTH, description: 'Unique in the workspace (case-insensitive)' }),
   domain: Type.Union([Type.String({ maxLength: 253, description: 'Hostname such as acme.com; also matched as a term' }), Type.Null()]),
-  aliases: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50, description: 'Other names to match; trimmed and de-duplicated' }),
+  aliases: Type.Array(Type.String({ maxLength: MAX_TERM_LENGTH }), {
+    maxItems: MAX_ALIASES_PER_BRAND,
+    description: `Other names to match; trimmed and de-duplicated; at most ${MAX_ALIASES_PER_BRAND}, each at most ${MAX_TERM_LENGTH} characters`,
+  }),
   icon_url: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
   is_primary: Type.Boolean({ description: "The workspace's own brand; at most one" }),
   is_active: Type.Boolean(),
@@ -33,7 +37,7 @@ export const createBrandRoute = {
   config: { access },
   schema: {
     summary: 'Create a brand',
-    description: "Adds a brand (your own or a competitor) and re-analyses the workspace's stored responses so history includes it. Scope manage:workspace.",
+    description: `Adds a brand (your own or a competitor) and re-analyses the workspace's stored responses so history includes it. A workspace has at most ${MAX_BRANDS_PER_WORKSPACE} brands. Scope manage:workspace.`,
     tags: ['management'],
     querystring: Type.Object({}, { additionalProperties: false }),
     body: Type.Object(
