@@ -1,0 +1,110 @@
+// Three Beacon processes on one PostgreSQL and one Redis, requests spread round-robin, as
+// behind a load balancer: the per-key limit, the strict export quota and the answer cache
+// must behave as if there were one instance.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiKey } from '../../src/admin/api-key-store.js'
+import { createWorkspace } from '../../src/admin/workspaces.js'
+import { SCOPES, type Scope } from '../../src/auth/scopes.js'
+import { loadConfig } from '../../src/config.js'
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
+import { createInstanceDatabase, startInstance, type Instance, type InstanceDatabase } from '../helpers/instances.js'
+
+const RATE_LIMIT = 40
+const QUOTA = 10
+const enabled = Boolean(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)
+
+describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () => {
+  let database: InstanceDatabase
+  let handle: DatabaseHandle
+  let instances: Instance[] = []
+  let workspaceId: string
+  let turn = 0
+  /** the next instance, round-robin */
+  const next = () => instances[turn++ % instances.length]
+
+  const newKey = async (scopes: Scope[] = [...SCOPES]) => (await createApiKey(handle.db, { workspaceId, scopes })).key
+  /** the fields these tests read, of the records and the dashboard */
+  type Body = { success: boolean; data: { id: string; total_mentions: number; brands: Record<string, { visibility_score: number }> } }
+  const json = async (response: Response | Promise<Response>) => (await (await response).json()) as Body
+  const request = (instance: Instance, path: string, key: string, init: RequestInit = {}) =>
+    fetch(`${instance.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers ?? {}) } })
+
+  beforeAll(async () => {
+    database = await createInstanceDatabase('beacon_scaleout')
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL as string,
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      EXPORT_QUOTA_PER_HOUR: String(QUOTA),
+      EXPORT_CONCURRENCY: '30',
+      EXPORT_CONCURRENCY_PER_WORKSPACE: '30',
+      DATABASE_POOL_SIZE: '12',
+    }
+    // The first migrates; the other two start at once against the migrated database.
+    instances = [await startInstance(env)]
+    instances.push(...(await Promise.all([startInstance(env), startInstance(env)])))
+    handle = await openDatabase({ ...loadConfig({}), databaseUrl: database.url, databasePoolSize: 2 })
+    workspaceId = (await createWorkspace(handle.db, { name: 'Scale-out', tier: 'premium' })).id
+  }, 180_000)
+
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()))
+    await handle?.close()
+    await database?.drop()
+  }, 60_000)
+
+  it('holds the per-key limit across instances (one window)', async () => {
+    const key = await newKey(['read:analytics'])
+    const statuses: number[] = []
+    // Sequential and quick: all within one minute's window.
+    for (let i = 0; i < RATE_LIMIT + 15; i++) statuses.push((await request(next(), '/api/v1/filters', key)).status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(RATE_LIMIT)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15)
+    // The first refusals come right after the limit, whichever instance answered.
+    expect(statuses.slice(0, RATE_LIMIT).every((s) => s === 200)).toBe(true)
+  }, 60_000)
+
+  it(`lets exactly ${QUOTA} of 30 concurrent export downloads through across the instances`, async () => {
+    const key = await newKey(['read:analytics', 'export:data'])
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => request(next(), '/api/v1/exports/dashboard-graph?date_from=2026-05-01&date_to=2026-05-07', key)),
+    )
+    const statuses = responses.map((r) => r.status)
+    await Promise.all(responses.map((r) => r.arrayBuffer()))
+    expect(statuses.filter((s) => s === 200)).toHaveLength(QUOTA)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - QUOTA)
+    // Every instance counted the same shared log: the next one is refused wherever it goes.
+    for (const instance of instances) {
+      expect((await request(instance, '/api/v1/exports/dashboard-graph?date_from=2026-05-01&date_to=2026-05-07', key)).status).toBe(429)
+    }
+  }, 60_000)
+
+  it('shows an answer ingested through one instance on the next read through the others', async () => {
+    const key = await newKey()
+    const brand = await json(request(instances[0], '/api/v1/brands', key, { method: 'POST', body: JSON.stringify({ name: 'Acme' }) }))
+    const prompt = await json(request(instances[0], '/api/v1/prompts', key, { method: 'POST', body: JSON.stringify({ text: 'Best CRM?', tags: ['crm'] }) }))
+    expect(brand.success && prompt.success).toBe(true)
+    const path = '/api/v1/dashboard?start_date=2026-05-01&end_date=2026-05-31'
+    // Every instance has the empty answer cached.
+    for (const instance of instances) {
+      for (let i = 0; i < 2; i++) {
+        const body = await json(request(instance, path, key))
+        expect(body.data.total_mentions).toBe(0)
+      }
+    }
+    const ingested = await request(instances[0], '/api/v1/ingest/responses', key, {
+      method: 'POST',
+      body: JSON.stringify({
+        responses: [
+          { prompt_id: prompt.data.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is the best CRM. Acme again.', created_at: '2026-05-02T10:00:00Z' },
+        ],
+      }),
+    })
+    expect(ingested.status).toBe(200)
+    for (const instance of instances.slice(1)) {
+      const body = await json(request(instance, path, key))
+      expect(body.data.total_mentions).toBe(2)
+      expect(body.data.brands.Acme.visibility_score).toBe(100)
+    }
+  }, 60_000)
+})
