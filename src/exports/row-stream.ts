@@ -43,7 +43,13 @@ async function openPages(database: DatabaseHandle, source: RowSource, batchSize:
   const { db } = database
   // A thousand pages are planned one by one: plan them for the table as it is now.
   await refreshPlannerStatistics(database)
-  const fetch = async (after: ExportRow | null) => (await db.executeQuery(source.page(after, batchSize))).rows
+  // PGlite runs each query synchronously on this thread and settles it as a microtask, so
+  // page after page would never give the event loop a turn: /healthz and other tenants'
+  // requests would wait for the whole file. A macrotask turn before each page lets them in.
+  const fetch = async (after: ExportRow | null) => {
+    await new Promise((resolve) => setImmediate(resolve))
+    return (await db.executeQuery(source.page(after, batchSize))).rows
+  }
   let closed = false
   let next: ExportRow[] | null = await fetch(null)
   return {
