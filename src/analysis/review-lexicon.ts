@@ -76,3 +76,12 @@ export const REVIEW_LEXICON: ReadonlyMap<string, number> = new Map([
   ['downside', -0.3],
   ['downsides', -0.3],
 ])
+
+/**
+ * Words wink-nlp scores that are neutral when answers describe products: "support" is
+ * mostly the noun (customer support, "supports SSO"), not approval.
+ */
+export const NEUTRAL_IN_REVIEWS: ReadonlySet<string> = new Set(['support', 'supports', 'supported'])
+
+/** Score of "too <word>": excess is a complaint ("too basic", "too soft", "too simple"). */
+export const EXCESS_SCORE = -0.4

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
 import { isNegationCue, isScopeBreak } from './clauses.js'
-import { REVIEW_LEXICON } from './review-lexicon.js'
+import { EXCESS_SCORE, NEUTRAL_IN_REVIEWS, REVIEW_LEXICON } from './review-lexicon.js'
 
 const require = createRequire(import.meta.url)
 
@@ -130,7 +130,11 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   for (const [first, , score] of lastHits) tokenScore[first] = score
   const words = values.map((v) => v.toLowerCase())
   for (let i = 0; i < words.length; i++) {
-    if (tokenScore[i] === 0) tokenScore[i] = REVIEW_LEXICON.get(words[i]) ?? 0
+    if (NEUTRAL_IN_REVIEWS.has(words[i])) tokenScore[i] = 0
+    else if (tokenScore[i] === 0) tokenScore[i] = REVIEW_LEXICON.get(words[i]) ?? 0
+    // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
+    // complaint whatever its own score, unless it already is one.
+    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = EXCESS_SCORE
   }
 
   for (let s = 0; s < spans.length; s++) {
