@@ -115,7 +115,12 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
       if (lastMain !== null && clause.kind === 'resume') lastMain = clause
     } else leading.push(clause)
   }
+  // Names at the very end with no statement after them are the subject of what came
+  // before them, if nothing else was ("For a quiet office, choose Bose").
   for (const brand of carried) if (!tallies.has(brand)) tallies.set(brand, { sum: 0, hits: 0 })
+  if (carried.length > 0 && leading.length > 0) {
+    for (const early of leading) add(carried, early)
+  }
 
   for (const [brand, tally] of tallies) result.set(brand, tally.hits === 0 ? 0 : clamp(tally.sum / tally.hits))
   // A compared brand with nothing said about it directly gets the opposite of the
