@@ -3,7 +3,8 @@
 // 12 plain brands, 300 plain brands, 300 brands × 10 aliases and 100 brands × 50 aliases
 // of 190 characters (issue 17: matcher cost must not grow with the number of terms).
 // Also times building the matcher once per set. Writes bench/results/analysis-throughput.json.
-// Run: npm run bench:analysis [-- responses]
+// Run: npm run bench:analysis [-- responses]   (BENCH_ONLY=<name prefix> for one scenario,
+// BENCH_LABEL=x writes analysis-throughput-x.json)
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { analyzeResponse } from '../src/analysis/analyze-response.js'
 import { BrandMatcher, type BrandTerms } from '../src/analysis/mentions.js'
@@ -102,8 +103,10 @@ const scenarios: Scenario[] = [
   { name: '100 brands x 50 aliases of 190 chars', brands: withAliases(plainBrands(100), 50, 190) },
 ]
 
+// BENCH_ONLY=12 runs only the scenarios whose name starts with "12" (quick A/B runs).
+const only = process.env.BENCH_ONLY
 const results: Record<string, unknown>[] = []
-for (const scenario of scenarios) {
+for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))) {
   const responses = Array.from({ length: RESPONSES }, () => makeResponse(scenario.brands))
   const terms = scenario.brands.reduce((n, b) => n + 2 + b.aliases.length, 0)
   let matcher: BrandMatcher

@@ -22,6 +22,8 @@ export class TermAutomaton {
   /** nearest node on the fail chain that ends a term (dictionary suffix link), or NONE */
   private readonly outputLink: number[] = [NONE]
   private readonly depth: number[] = [0]
+  /** the root's children for ASCII code points: most characters of a text are read at the root */
+  private readonly rootAscii = new Int32Array(128).fill(NONE)
   readonly size: number
 
   /** `terms` as code point arrays; equal terms: the first one wins. */
@@ -29,6 +31,7 @@ export class TermAutomaton {
     terms.forEach((codePoints, index) => this.insert(codePoints, index))
     this.size = this.termAt.length
     this.link()
+    for (let c = 0; c < 128; c++) this.rootAscii[c] = this.child(0, c)
   }
 
   private child(node: number, c: number): number {
@@ -102,10 +105,10 @@ export class TermAutomaton {
     let node = 0
     for (let i = 0; i < length; i++) {
       const c = text[i]
-      let next = this.child(node, c)
+      let next = node === 0 && c < 128 ? this.rootAscii[c] : this.child(node, c)
       while (next === NONE && node !== 0) {
         node = this.fail[node]
-        next = this.child(node, c)
+        next = node === 0 && c < 128 ? this.rootAscii[c] : this.child(node, c)
       }
       node = next === NONE ? 0 : next
       let out = this.termAt[node] !== NONE ? node : this.outputLink[node]
