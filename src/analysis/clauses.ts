@@ -134,77 +134,91 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
   return result
 }
 
-/** For each token, the brand whose match contains it, or null. */
+/** For each token of the sentence (indexed from `tokens.from`), the brand whose match contains it, or null. */
 function tokenBrands(tokens: SentenceTokens, matches: readonly MentionMatch[]): (string | null)[] {
-  const out = new Array<string | null>(tokens.start.length).fill(null)
+  const out = new Array<string | null>(tokens.to - tokens.from + 1).fill(null)
   let m = 0
-  for (let t = 0; t < tokens.start.length; t++) {
-    while (m < matches.length && matches[m].end <= tokens.start[t]) m++
-    if (m < matches.length && matches[m].start < tokens.end[t] && tokens.start[t] < matches[m].end) out[t] = matches[m].brandId
+  for (let t = tokens.from; t <= tokens.to; t++) {
+    if (tokens.start[t] === -1) continue
+    const start = tokens.offset + tokens.start[t]
+    const end = tokens.offset + tokens.end[t]
+    while (m < matches.length && matches[m].end <= start) m++
+    if (m < matches.length && matches[m].start < end && start < matches[m].end) out[t - tokens.from] = matches[m].brandId
   }
   return out
 }
 
-function splitClauses(tokens: SentenceTokens, brandOf: readonly (string | null)[]): Clause[] {
+function splitClauses(tokens: SentenceTokens, brandAt: readonly (string | null)[]): Clause[] {
+  // Tokens whose text could not be located are left out; `word[i]`/`brandOf[i]` index
+  // the remaining ones.
+  const word: string[] = []
+  const score: number[] = []
+  const brandOf: (string | null)[] = []
+  for (let t = tokens.from; t <= tokens.to; t++) {
+    if (tokens.start[t] === -1) continue
+    word.push(tokens.word[t])
+    score.push(tokens.score[t])
+    brandOf.push(brandAt[t - tokens.from])
+  }
   const clauses: Clause[] = []
   const open = (kind: ClauseKind, first: string, shift: boolean): Clause => {
     const clause: Clause = { kind, brands: [], sum: 0, hits: 0, content: 0, first, shift, possessive: false }
     clauses.push(clause)
     return clause
   }
-  let current = open('main', tokens.word[0] ?? '', false)
+  let current = open('main', word[0] ?? '', false)
   let foilNamed = false
-  const n = tokens.word.length
-  for (let t = 0; t < n; t++) {
-    const word = tokens.word[t]
+  for (let t = 0; t < word.length; t++) {
+    const w = word[t]
     const brand = brandOf[t]
     if (brand !== null) {
       if (!current.brands.includes(brand)) current.brands.push(brand)
       if (current.kind === 'foil') {
         foilNamed = true
-        const next = tokens.word[t + 1]
+        const next = word[t + 1]
         if (brandOf[t + 1] === null && (next === "'s" || next === '’s')) current.possessive = true
       }
       continue
     }
-    if (CLAUSE_PUNCTUATION.has(word)) {
-      current = open('main', tokens.word[t + 1] ?? '', false)
+    if (CLAUSE_PUNCTUATION.has(w)) {
+      current = open('main', word[t + 1] ?? '', false)
       foilNamed = false
       continue
     }
-    if (CONTRAST.has(word)) {
-      current = open('main', word, SHIFT.has(word))
+    if (CONTRAST.has(w)) {
+      current = open('main', w, SHIFT.has(w))
       foilNamed = false
       continue
     }
-    if (isFoilMarker(tokens, brandOf, t)) {
-      current = open('foil', word, false)
+    if (isFoilMarker(word, brandOf, t)) {
+      current = open('foil', w, false)
       foilNamed = false
       continue
     }
     // In a comparison, what follows the compared brand is the main statement again
     // ("cheaper than X and just as secure"), unless a possessive made it about the brand.
-    if (current.kind === 'foil' && foilNamed && !current.possessive && !GLUE.has(word)) {
-      current = open('resume', word, false)
+    if (current.kind === 'foil' && foilNamed && !current.possessive && !GLUE.has(w)) {
+      current = open('resume', w, false)
       foilNamed = false
     }
-    if (!GLUE.has(word) && /[\p{L}\p{N}]/u.test(word)) current.content++
-    const score = tokens.score[t]
-    if (score !== 0) {
-      current.sum += score
+    if (!GLUE.has(w) && WORDISH.test(w)) current.content++
+    if (score[t] !== 0) {
+      current.sum += score[t]
       current.hits++
     }
   }
   return clauses
 }
 
+const WORDISH = /[\p{L}\p{N}]/u
+
 // "over" and "compared" are comparisons only in "over <brand>" and "compared with/to";
 // otherwise they are ordinary words ("over 40 countries", "as compared").
-function isFoilMarker(tokens: SentenceTokens, brandOf: readonly (string | null)[], t: number): boolean {
-  const word = tokens.word[t]
-  if (!FOIL.has(word)) return false
-  if (word === 'over') return brandOf[t + 1] != null
-  if (word === 'compared') return tokens.word[t + 1] === 'with' || tokens.word[t + 1] === 'to'
+function isFoilMarker(word: readonly string[], brandOf: readonly (string | null)[], t: number): boolean {
+  const w = word[t]
+  if (!FOIL.has(w)) return false
+  if (w === 'over') return brandOf[t + 1] != null
+  if (w === 'compared') return word[t + 1] === 'with' || word[t + 1] === 'to'
   return true
 }
 

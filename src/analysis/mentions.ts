@@ -50,29 +50,29 @@ export class BrandMatcher {
     const folded = foldText(text, urlSpans)
     const { codePoints, length } = folded
     const terms = this.terms
-    // Candidates that pass their boundaries, as [start, end, term] triples (folded offsets).
-    const candidates: number[] = []
+    // For each folded start, the best candidate passing its boundaries: the longest, then
+    // the brand listed first (lowest term index). Scanning starts in order then gives
+    // "earliest start wins, then longest".
+    const { bestEnd, bestTerm } = folded
+    bestEnd.fill(0, 0, length)
+    let found = false
     automaton.search(codePoints, length, (index, start, end) => {
       const term = terms[index]
       if (!term.freeStart && start > 0 && blocksEdge(codePoints[start - 1])) return
       if (!term.freeEnd && end < length && blocksEdge(codePoints[end])) return
-      candidates.push(start, end, index)
+      if (end > bestEnd[start] || (end === bestEnd[start] && index < bestTerm[start])) {
+        bestEnd[start] = end
+        bestTerm[start] = index
+        found = true
+      }
     })
-    if (candidates.length === 0) return []
-    // Earliest start wins, then the longest, then the brand listed first.
-    const order = Array.from({ length: candidates.length / 3 }, (_, i) => i * 3)
-    order.sort(
-      (a, b) =>
-        candidates[a] - candidates[b] || candidates[b + 1] - candidates[a + 1] || candidates[a + 2] - candidates[b + 2],
-    )
+    if (!found) return []
     const matches: MentionMatch[] = []
-    let lastEnd = 0
-    for (const at of order) {
-      const start = candidates[at]
-      if (start < lastEnd) continue
-      const end = candidates[at + 1]
-      matches.push({ brandId: terms[candidates[at + 2]].brandId, start: folded.from[start], end: folded.to[end - 1] })
-      lastEnd = end
+    for (let start = 0; start < length; start++) {
+      const end = bestEnd[start]
+      if (end === 0) continue
+      matches.push({ brandId: terms[bestTerm[start]].brandId, start: folded.from[start], end: folded.to[end - 1] })
+      start = end - 1
     }
     return matches
   }
@@ -127,9 +127,9 @@ function brandTermTexts(brand: BrandTerms): string[] {
 }
 
 // ---- folding -------------------------------------------------------------------------
-// Text and terms are compared after the same per-character folding, so "Paula’s Choice",
+// Text and terms are compared after the same per-character folding), (to[n++] = so "Paula’s Choice",
 // "PAULA'S CHOICE" and "Paula's  Choice" are one term:
-// - case: lower case per code point (final sigma as sigma, as case-insensitive RegExp did);
+// - case: lower case per code point (final sigma as sigma, as case-insensitive RegExp did));
 // - typographic variants: ’ ‘ ʼ ′ → ' ; “ ” → " ; ‐ ‑ ‒ – — → - ;
 // - a markdown escape (backslash before ASCII punctuation, `AT\&T`) reads as the character;
 // - a whitespace run is one space;
@@ -210,34 +210,43 @@ interface FoldedText {
   from: Int32Array
   /** UTF-16 offset in the original text where folded code point i ends */
   to: Int32Array
+  /** per folded start: end of the best match starting there (0: none), and its term */
+  bestEnd: Int32Array
+  bestTerm: Int32Array
   length: number
+}
+
+function foldedBuffers(size: number): FoldedText {
+  const make = () => new Int32Array(size)
+  return { codePoints: make(), from: make(), to: make(), bestEnd: make(), bestTerm: make(), length: 0 }
 }
 
 // Reused between calls (analysis is synchronous and single-threaded per worker), grown
 // as needed: allocating three arrays per answer would dominate short texts.
-let scratch: FoldedText = { codePoints: new Int32Array(4096), from: new Int32Array(4096), to: new Int32Array(4096), length: 0 }
+let scratch: FoldedText = foldedBuffers(4096)
+
+function put(buffers: FoldedText, n: number, cp: number, start: number, end: number): number {
+  buffers.codePoints[n] = cp
+  buffers.from[n] = start
+  buffers.to[n] = end
+  return n + 1
+}
 
 function foldText(text: string, urlSpans: readonly UrlSpan[]): FoldedText {
   // Folding never yields more than 3 code points per UTF-16 unit (toLowerCase expansions).
   if (scratch.codePoints.length < text.length * 3 + 1) {
-    const size = text.length * 3 + 1
-    scratch = { codePoints: new Int32Array(size), from: new Int32Array(size), to: new Int32Array(size), length: 0 }
+    scratch = foldedBuffers(text.length * 3 + 1)
   }
-  const { codePoints, from, to } = scratch
+  const buffers = scratch
+  const { codePoints, to } = buffers
   let n = 0
   let span = 0
   let i = 0
-  const push = (cp: number, start: number, end: number) => {
-    codePoints[n] = cp
-    from[n] = start
-    to[n] = end
-    n++
-  }
   while (i < text.length) {
     if (span < urlSpans.length && urlSpans[span].start <= i) {
       const { end } = urlSpans[span++]
       if (end > i) {
-        push(URL_MASK, i, end)
+        n = put(buffers, n, URL_MASK, i, end)
         i = end
       }
       continue
@@ -246,17 +255,17 @@ function foldText(text: string, urlSpans: readonly UrlSpan[]): FoldedText {
     const width = cp > 0xffff ? 2 : 1
     if (isSpace(cp)) {
       if (n > 0 && codePoints[n - 1] === SPACE && to[n - 1] === i) to[n - 1] = i + width
-      else push(SPACE, i, i + width)
+      else n = put(buffers, n, SPACE, i, i + width)
     } else if (cp === BACKSLASH && i + 1 < text.length && isAsciiPunctuation(text.charCodeAt(i + 1))) {
       // The escaped character stands for itself; the match still covers the backslash.
       const escaped = foldCodePoint(text.charCodeAt(i + 1)) as number
-      push(escaped, i, i + 2)
+      n = put(buffers, n, escaped, i, i + 2)
       i += 2
       continue
     } else {
       const folded = foldCodePoint(cp)
-      if (typeof folded === 'number') push(folded, i, i + width)
-      else for (const f of folded) push(f, i, i + width)
+      if (typeof folded === 'number') n = put(buffers, n, folded, i, i + width)
+      else for (const f of folded) n = put(buffers, n, f, i, i + width)
     }
     i += width
   }

@@ -15,15 +15,22 @@ export interface Sentence {
   text: string
 }
 
-/** A sentence's tokens as parallel arrays (one entry per token), for brand-scoped scoring. */
+/**
+ * A sentence's tokens, for brand-scoped scoring: a view of its line's token arrays
+ * (shared by the line's sentences, so no per-sentence copies), tokens `from`..`to`
+ * inclusive. A token whose text could not be located has start -1 and is skipped.
+ */
 export interface SentenceTokens {
-  /** offsets into the analysed text */
-  start: number[]
-  end: number[]
+  /** add to `start`/`end` to get offsets in the analysed text */
+  offset: number
+  from: number
+  to: number
+  start: readonly number[]
+  end: readonly number[]
   /** lower-cased token text */
-  word: string[]
-  /** the token's sentiment in this sentence (negation applied), 0 if it carries none */
-  score: number[]
+  word: readonly string[]
+  /** the token's sentiment in its sentence (negation applied), 0 if it carries none */
+  score: readonly number[]
 }
 
 export interface ScoredSentence extends Sentence {
@@ -116,10 +123,12 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   // spaces) so summing token and space lengths would drift, while token values are
   // always verbatim slices of the input.
   const starts = new Array<number>(values.length)
+  const ends = new Array<number>(values.length)
   let cursor = 0
   for (let i = 0; i < values.length; i++) {
     const at = line.indexOf(values[i], cursor)
     starts[i] = at
+    ends[i] = at === -1 ? -1 : at + values[i].length
     if (at !== -1) cursor = at + values[i].length
   }
 
@@ -148,7 +157,6 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     const end = lineStart + starts[endToken] + values[endToken].length
     const sentenceText = text.slice(start, end)
 
-    const tokens: SentenceTokens = { start: [], end: [], word: [], score: [] }
     let sum = 0
     let hits = 0
     // wink negates every sentiment word from "not" to the end of the sentence or the
@@ -161,17 +169,13 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       const word = words[t]
       if (isScopeBreak(word)) cueInClause = false
       else if (isNegationCue(word)) cueInClause = true
-      let score = tokenScore[t]
-      if (score !== 0 && negated[t] && cueInClause) score = -score
-      tokens.start.push(lineStart + starts[t])
-      tokens.end.push(lineStart + starts[t] + values[t].length)
-      tokens.word.push(word)
-      tokens.score.push(score)
-      if (score !== 0) {
-        sum += score
+      if (tokenScore[t] !== 0 && negated[t] && cueInClause) tokenScore[t] = -tokenScore[t]
+      if (tokenScore[t] !== 0) {
+        sum += tokenScore[t]
         hits++
       }
     }
+    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, word: words, score: tokenScore }
     const sentiment = clampUnit(hits === 0 ? 0 : sum / hits)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
