@@ -67,18 +67,6 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
   const clauses = splitClauses(tokens, brandOf)
 
   const tallies = new Map<string, Tally>()
-  const add = (brands: readonly string[], clause: Clause) => {
-    for (const brand of brands) {
-      let tally = tallies.get(brand)
-      if (!tally) tallies.set(brand, (tally = { sum: 0, hits: 0 }))
-      // Only a statement continued past "but" is reweighted; a brand first named there
-      // has nothing earlier to discount.
-      const shift = clause.shift && tally.hits > 0
-      if (shift) tally.sum *= 0.5
-      tally.sum += shift ? clause.sum * 1.5 : clause.sum
-      tally.hits += clause.hits
-    }
-  }
   /** Compared brands wait for the statement they are compared with. */
   const foils: { brands: string[]; main: Clause | null }[] = []
   let owners: string[] = []
@@ -89,7 +77,7 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
 
   for (const clause of clauses) {
     if (clause.kind === 'foil' && clause.brands.length > 0) {
-      if (clause.hits > 0 || clause.possessive) add(clause.brands, clause)
+      if (clause.hits > 0 || clause.possessive) addToTallies(tallies, clause.brands, clause)
       else foils.push({ brands: clause.brands, main: lastMain })
       lastFoil = clause.brands
       continue
@@ -104,14 +92,14 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
     if (named.length > 0) {
       owners = named
       lastMain = clause
-      add(owners, clause)
-      for (const early of leading.splice(0)) add(owners, early)
+      addToTallies(tallies, owners, clause)
+      for (const early of leading.splice(0)) addToTallies(tallies, owners, early)
       for (const foil of foils) if (foil.main === null) foil.main = clause
       continue
     }
-    if (RELATIVE.has(clause.first) && lastFoil.length > 0) add(lastFoil, clause)
+    if (RELATIVE.has(clause.first) && lastFoil.length > 0) addToTallies(tallies, lastFoil, clause)
     else if (owners.length > 0) {
-      add(owners, clause)
+      addToTallies(tallies, owners, clause)
       if (lastMain !== null && clause.kind === 'resume') lastMain = clause
     } else leading.push(clause)
   }
@@ -119,7 +107,7 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
   // before them, if nothing else was ("For a quiet office, choose Bose").
   for (const brand of carried) if (!tallies.has(brand)) tallies.set(brand, { sum: 0, hits: 0 })
   if (carried.length > 0 && leading.length > 0) {
-    for (const early of leading) add(carried, early)
+    for (const early of leading) addToTallies(tallies, carried, early)
   }
 
   for (const [brand, tally] of tallies) result.set(brand, tally.hits === 0 ? 0 : clamp(tally.sum / tally.hits))
@@ -132,6 +120,19 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
   }
   for (const m of matches) if (!result.has(m.brandId)) result.set(m.brandId, 0)
   return result
+}
+
+function addToTallies(tallies: Map<string, Tally>, brands: readonly string[], clause: Clause): void {
+  for (const brand of brands) {
+    let tally = tallies.get(brand)
+    if (!tally) tallies.set(brand, (tally = { sum: 0, hits: 0 }))
+    // Only a statement continued past "but" is reweighted; a brand first named there
+    // has nothing earlier to discount.
+    const shift = clause.shift && tally.hits > 0
+    if (shift) tally.sum *= 0.5
+    tally.sum += shift ? clause.sum * 1.5 : clause.sum
+    tally.hits += clause.hits
+  }
 }
 
 /** For each token of the sentence (indexed from `tokens.from`), the brand whose match contains it, or null. */
@@ -161,12 +162,7 @@ function splitClauses(tokens: SentenceTokens, brandAt: readonly (string | null)[
     brandOf.push(brandAt[t - tokens.from])
   }
   const clauses: Clause[] = []
-  const open = (kind: ClauseKind, first: string, shift: boolean): Clause => {
-    const clause: Clause = { kind, brands: [], sum: 0, hits: 0, content: 0, first, shift, possessive: false }
-    clauses.push(clause)
-    return clause
-  }
-  let current = open('main', word[0] ?? '', false)
+  let current = openClause(clauses, 'main', word[0] ?? '', false)
   let foilNamed = false
   for (let t = 0; t < word.length; t++) {
     const w = word[t]
@@ -181,24 +177,24 @@ function splitClauses(tokens: SentenceTokens, brandAt: readonly (string | null)[
       continue
     }
     if (CLAUSE_PUNCTUATION.has(w)) {
-      current = open('main', word[t + 1] ?? '', false)
+      current = openClause(clauses, 'main', word[t + 1] ?? '', false)
       foilNamed = false
       continue
     }
     if (CONTRAST.has(w)) {
-      current = open('main', w, SHIFT.has(w))
+      current = openClause(clauses, 'main', w, SHIFT.has(w))
       foilNamed = false
       continue
     }
     if (isFoilMarker(word, brandOf, t)) {
-      current = open('foil', w, false)
+      current = openClause(clauses, 'foil', w, false)
       foilNamed = false
       continue
     }
     // In a comparison, what follows the compared brand is the main statement again
     // ("cheaper than X and just as secure"), unless a possessive made it about the brand.
     if (current.kind === 'foil' && foilNamed && !current.possessive && !GLUE.has(w)) {
-      current = open('resume', w, false)
+      current = openClause(clauses, 'resume', w, false)
       foilNamed = false
     }
     if (!GLUE.has(w) && WORDISH.test(w)) current.content++
@@ -211,6 +207,12 @@ function splitClauses(tokens: SentenceTokens, brandAt: readonly (string | null)[
 }
 
 const WORDISH = /[\p{L}\p{N}]/u
+
+function openClause(clauses: Clause[], kind: ClauseKind, first: string, shift: boolean): Clause {
+  const clause: Clause = { kind, brands: [], sum: 0, hits: 0, content: 0, first, shift, possessive: false }
+  clauses.push(clause)
+  return clause
+}
 
 // "over" and "compared" are comparisons only in "over <brand>" and "compared with/to";
 // otherwise they are ordinary words ("over 40 countries", "as compared").

@@ -3,7 +3,7 @@
 // they came from; an Aho–Corasick automaton over the folded brand terms then finds every
 // candidate in one pass whose cost does not depend on the number of terms; boundary
 // rules and "earliest start wins, then longest" pick the matches.
-import { TermAutomaton } from './term-automaton.js'
+import { TermAutomaton, type HitBuffer } from './term-automaton.js'
 import { findUrlSpans, hostToUnicode, toHostname, type UrlSpan } from './urls.js'
 
 export interface BrandTerms {
@@ -56,16 +56,21 @@ export class BrandMatcher {
     const { bestEnd, bestTerm } = folded
     bestEnd.fill(0, 0, length)
     let found = false
-    automaton.search(codePoints, length, (index, start, end) => {
+    const count = automaton.search(codePoints, length, hitBuffer)
+    const hits = hitBuffer.data
+    for (let h = 0; h < count * 3; h += 3) {
+      const index = hits[h]
+      const start = hits[h + 1]
+      const end = hits[h + 2]
       const term = terms[index]
-      if (!term.freeStart && start > 0 && blocksEdge(codePoints[start - 1])) return
-      if (!term.freeEnd && end < length && blocksEdge(codePoints[end])) return
+      if (!term.freeStart && start > 0 && blocksEdge(codePoints[start - 1])) continue
+      if (!term.freeEnd && end < length && blocksEdge(codePoints[end])) continue
       if (end > bestEnd[start] || (end === bestEnd[start] && index < bestTerm[start])) {
         bestEnd[start] = end
         bestTerm[start] = index
         found = true
       }
-    })
+    }
     if (!found) return []
     const matches: MentionMatch[] = []
     for (let start = 0; start < length; start++) {
@@ -224,6 +229,7 @@ function foldedBuffers(size: number): FoldedText {
 // Reused between calls (analysis is synchronous and single-threaded per worker), grown
 // as needed: allocating three arrays per answer would dominate short texts.
 let scratch: FoldedText = foldedBuffers(4096)
+const hitBuffer: HitBuffer = { data: new Int32Array(3 * 256) }
 
 function put(buffers: FoldedText, n: number, cp: number, start: number, end: number): number {
   buffers.codePoints[n] = cp

@@ -10,6 +10,11 @@
 
 const NONE = -1
 
+/** Reusable output of `search`: (term, start, end) triples. */
+export interface HitBuffer {
+  data: Int32Array
+}
+
 export class TermAutomaton {
   // Trie rows. `edgeChar/edgeNode` hold a node's only child; a node with several children
   // keeps them all in `branches[node]` instead.
@@ -100,8 +105,13 @@ export class TermAutomaton {
     }
   }
 
-  /** Calls `onHit` for every occurrence of every term in `text[0, length)`, by end then longest. */
-  search(text: ArrayLike<number>, length: number, onHit: (term: number, start: number, end: number) => void): void {
+  /**
+   * Every occurrence of every term in `text[0, length)`, as (term, start, end) triples
+   * appended to `hits` (grown as needed; start/end are code point indexes). Returns the
+   * number of triples. A buffer instead of a callback: no closure per call.
+   */
+  search(text: ArrayLike<number>, length: number, hits: HitBuffer): number {
+    let count = 0
     let node = 0
     for (let i = 0; i < length; i++) {
       const c = text[i]
@@ -113,9 +123,18 @@ export class TermAutomaton {
       node = next === NONE ? 0 : next
       let out = this.termAt[node] !== NONE ? node : this.outputLink[node]
       while (out !== NONE) {
-        onHit(this.termAt[out], i + 1 - this.depth[out], i + 1)
+        if (count * 3 + 3 > hits.data.length) {
+          const grown = new Int32Array(hits.data.length * 2 + 48)
+          grown.set(hits.data)
+          hits.data = grown
+        }
+        hits.data[count * 3] = this.termAt[out]
+        hits.data[count * 3 + 1] = i + 1 - this.depth[out]
+        hits.data[count * 3 + 2] = i + 1
+        count++
         out = this.outputLink[out]
       }
     }
+    return count
   }
 }
