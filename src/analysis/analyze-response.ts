@@ -1,6 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
+import { scoreBrandsInSentence } from './clauses.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
 import { findUrlSpans } from './urls.js'
 
@@ -25,11 +26,13 @@ export function analyzeResponse(
   const blank = !/\S/u.test(content)
   const sentences = blank ? [] : scoreSentences(content)
 
-  const mentions = mentionsFromMatches(matcher.match(content, urlSpans)).map((m) => ({
+  const matches = matcher.match(content, urlSpans)
+  const sentiments = blank ? null : brandSentiments(matches, sentences)
+  const mentions = mentionsFromMatches(matches).map((m) => ({
     brandId: m.brandId,
     occurrences: m.occurrences,
     position: m.position,
-    sentiment: blank ? null : brandSentiment(m.matches, sentences),
+    sentiment: sentiments === null ? null : (sentiments.get(m.brandId) ?? null),
   }))
 
   return {
@@ -40,27 +43,37 @@ export function analyzeResponse(
 }
 
 /**
- * Mean sentiment of the sentences that contain at least one of the brand's matches, each
- * sentence counted once however often it names the brand. Null if no sentence holds a
- * match (cannot happen for matched words, kept as the honest answer rather than 0).
+ * Each brand's sentiment: the mean, over the sentences that name it (each sentence once
+ * however often), of what the sentence says about that brand (scoreBrandsInSentence:
+ * its own clauses, comparisons, negation scope). A brand with no sentence holding a
+ * match is absent (cannot happen for matched words). `matches` sorted by start.
  */
-export function brandSentiment(matches: readonly MentionMatch[], sentences: readonly ScoredSentence[]): number | null {
-  // Both lists are sorted by start, so one forward walk suffices.
-  let sum = 0
-  let count = 0
-  let s = 0
-  let lastCounted = -1
-  for (const match of matches) {
-    while (s < sentences.length && sentences[s].end <= match.start) s++
+export function brandSentiments(matches: readonly MentionMatch[], sentences: readonly ScoredSentence[]): Map<string, number> {
+  const tallies = new Map<string, { sum: number; count: number }>()
+  let m = 0
+  for (const sentence of sentences) {
+    while (m < matches.length && matches[m].end <= sentence.start) m++
     // A match may straddle a sentence boundary (an abbreviation's dot); every sentence it
     // overlaps mentions the brand.
-    for (let k = s; k < sentences.length && sentences[k].start < match.end; k++) {
-      if (k > lastCounted) {
-        sum += sentences[k].sentiment
-        count++
-        lastCounted = k
-      }
+    let k = m
+    const inSentence: MentionMatch[] = []
+    while (k < matches.length && matches[k].start < sentence.end) inSentence.push(matches[k++])
+    if (inSentence.length === 0) continue
+    for (const [brandId, score] of scoreBrandsInSentence(sentence, inSentence)) {
+      const tally = tallies.get(brandId)
+      if (tally) {
+        tally.sum += score
+        tally.count++
+      } else tallies.set(brandId, { sum: score, count: 1 })
     }
   }
-  return count === 0 ? null : sum / count
+  const out = new Map<string, number>()
+  for (const [brandId, { sum, count }] of tallies) out.set(brandId, sum / count)
+  return out
+}
+
+/** One brand's sentiment over `sentences` (its matches only; see brandSentiments). Null if no sentence holds a match. */
+export function brandSentiment(matches: readonly MentionMatch[], sentences: readonly ScoredSentence[]): number | null {
+  if (matches.length === 0) return null
+  return brandSentiments(matches, sentences).get(matches[0].brandId) ?? null
 }

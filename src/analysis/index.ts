@@ -1,5 +1,6 @@
 // Public surface of the analysis module (pure functions used at ingest).
-export { analyzeResponse, brandSentiment, type ResponseAnalysis } from './analyze-response.js'
+export { analyzeResponse, brandSentiment, brandSentiments, type ResponseAnalysis } from './analyze-response.js'
+export { scoreBrandsInSentence } from './clauses.js'
 export { findAioAppearances } from './aio.js'
 export { extractCitations, type Citation, type CitationInput } from './citations.js'
 export {

@@ -1,6 +1,9 @@
-// Finding brands in AI answers. One regular expression per brand set does the whole
-// scan: JavaScript's leftmost-first alternation, with alternatives ordered longest
-// first, is exactly the "earliest start wins, then longest" overlap rule.
+// Finding brands in AI answers. The text is folded once (case, typographic variants,
+// markdown escapes, whitespace runs, URLs masked) into code points that remember where
+// they came from; an Aho–Corasick automaton over the folded brand terms then finds every
+// candidate in one pass whose cost does not depend on the number of terms; boundary
+// rules and "earliest start wins, then longest" pick the matches.
+import { TermAutomaton, type HitBuffer } from './term-automaton.js'
 import { findUrlSpans, hostToUnicode, toHostname, type UrlSpan } from './urls.js'
 
 export interface BrandTerms {
@@ -24,34 +27,57 @@ export interface BrandMention {
   matches: MentionMatch[]
 }
 
-/** A brand set compiled for matching; build once per brand set and reuse across responses. */
+/**
+ * A brand set compiled for matching; build once per brand set and reuse across responses.
+ * Not sent to worker threads (it holds an automaton): a worker rebuilds it from `brands`.
+ */
 export class BrandMatcher {
-  /** Capture group i + 1 of `regex` belongs to brand `groupBrand[i]`. */
-  private readonly groupBrand: readonly string[]
-  private readonly regex: RegExp | null
   /** the brand set it was compiled from (worker threads compile their own copy) */
   readonly brands: readonly BrandTerms[]
+  private readonly terms: readonly Term[]
+  private readonly automaton: TermAutomaton | null
 
   constructor(brands: readonly BrandTerms[]) {
     this.brands = brands
-    const terms = collectTerms(brands)
-    this.groupBrand = terms.map((t) => t.brandId)
-    this.regex = terms.length === 0 ? null : compileTerms(terms)
+    this.terms = collectTerms(brands)
+    this.automaton = this.terms.length === 0 ? null : new TermAutomaton(this.terms.map((t) => t.codePoints))
   }
 
   /** Non-overlapping matches in `text`, sorted by start; `urlSpans` are skipped over. */
   match(text: string, urlSpans: readonly UrlSpan[] = findUrlSpans(text)): MentionMatch[] {
-    const regex = this.regex
-    if (regex === null || !text) return []
-    const haystack = urlSpans.length === 0 ? text : maskSpans(text, urlSpans)
+    const automaton = this.automaton
+    if (automaton === null || !text) return []
+    const folded = foldText(text, urlSpans)
+    const { codePoints, length } = folded
+    const terms = this.terms
+    // For each folded start, the best candidate passing its boundaries: the longest, then
+    // the brand listed first (lowest term index). Scanning starts in order then gives
+    // "earliest start wins, then longest".
+    const { bestEnd, bestTerm } = folded
+    bestEnd.fill(0, 0, length)
+    let found = false
+    const count = automaton.search(codePoints, length, hitBuffer)
+    const hits = hitBuffer.data
+    for (let h = 0; h < count * 3; h += 3) {
+      const index = hits[h]
+      const start = hits[h + 1]
+      const end = hits[h + 2]
+      const term = terms[index]
+      if (!term.freeStart && start > 0 && blocksEdge(codePoints[start - 1])) continue
+      if (!term.freeEnd && end < length && blocksEdge(codePoints[end])) continue
+      if (end > bestEnd[start] || (end === bestEnd[start] && index < bestTerm[start])) {
+        bestEnd[start] = end
+        bestTerm[start] = index
+        found = true
+      }
+    }
+    if (!found) return []
     const matches: MentionMatch[] = []
-    const groups = this.groupBrand.length
-    regex.lastIndex = 0
-    let m: RegExpExecArray | null
-    while ((m = regex.exec(haystack)) !== null) {
-      let g = 1
-      while (g <= groups && m[g] === undefined) g++
-      matches.push({ brandId: this.groupBrand[g - 1], start: m.index, end: m.index + m[0].length })
+    for (let start = 0; start < length; start++) {
+      const end = bestEnd[start]
+      if (end === 0) continue
+      matches.push({ brandId: terms[bestTerm[start]].brandId, start: folded.from[start], end: folded.to[end - 1] })
+      start = end - 1
     }
     return matches
   }
@@ -59,30 +85,39 @@ export class BrandMatcher {
 
 interface Term {
   brandId: string
-  text: string
-  length: number
-  order: number
+  /** folded code points */
+  codePoints: number[]
+  /** the term's first code point needs no boundary before it (CJK) */
+  freeStart: boolean
+  /** the term's last code point needs no boundary after it (CJK, or a final full stop) */
+  freeEnd: boolean
 }
 
-// A brand's terms: name, aliases and domain. Terms are tried longest first so that a
-// longer term of another brand ("Monday.com") beats a shorter one ("Monday") at the same
-// start. The same term claimed by two brands goes to the brand listed first: a term
-// cannot be attributed to both without double-counting the text.
+// A brand's terms: name, aliases and domain. The same (folded) term claimed by two brands
+// goes to the brand listed first: a term cannot be attributed to both without
+// double-counting the text; the automaton keeps the first of equal terms.
 function collectTerms(brands: readonly BrandTerms[]): Term[] {
-  const seen = new Set<string>()
   const terms: Term[] = []
   for (const brand of brands) {
     for (const raw of brandTermTexts(brand)) {
       // Both Unicode normal forms: `Café` typed with a combining accent must still match.
       for (const text of new Set([raw.normalize('NFC'), raw.normalize('NFD')])) {
-        const key = text.toLowerCase()
-        if (seen.has(key)) continue
-        seen.add(key)
-        terms.push({ brandId: brand.id, text, length: [...text].length, order: terms.length })
+        const codePoints = foldTerm(text)
+        if (codePoints.length === 0) continue
+        const first = codePoints[0]
+        const last = codePoints[codePoints.length - 1]
+        terms.push({
+          brandId: brand.id,
+          codePoints,
+          freeStart: isCjk(first),
+          // "Warner Bros." has already ended its word at the stop: "Warner Bros.Discovery"
+          // and "Warner Bros.'" are mentions.
+          freeEnd: isCjk(last) || last === FULL_STOP,
+        })
       }
     }
   }
-  return terms.sort((a, b) => b.length - a.length || a.order - b.order)
+  return terms
 }
 
 function brandTermTexts(brand: BrandTerms): string[] {
@@ -96,6 +131,155 @@ function brandTermTexts(brand: BrandTerms): string[] {
   return texts.map((t) => (typeof t === 'string' ? t.trim() : '')).filter((t) => t !== '')
 }
 
+// ---- folding -------------------------------------------------------------------------
+// Text and terms are compared after the same per-character folding), (to[n++] = so "Paula’s Choice",
+// "PAULA'S CHOICE" and "Paula's  Choice" are one term:
+// - case: lower case per code point (final sigma as sigma, as case-insensitive RegExp did));
+// - typographic variants: ’ ‘ ʼ ′ → ' ; “ ” → " ; ‐ ‑ ‒ – — → - ;
+// - a markdown escape (backslash before ASCII punctuation, `AT\&T`) reads as the character;
+// - a whitespace run is one space;
+// - URL text (bare URLs, markdown link targets) becomes one separator that no term
+//   contains and that is not a word character, so nothing matches inside or across it.
+// Each folded code point remembers the UTF-16 range it came from, so matches are reported
+// in offsets of the original text.
+
+const FULL_STOP = 0x2e
+const SPACE = 0x20
+const URL_MASK = 0
+const BACKSLASH = 0x5c
+
+const TYPOGRAPHIC: ReadonlyMap<number, number> = new Map([
+  [0x2019, 0x27], // ’
+  [0x2018, 0x27], // ‘
+  [0x02bc, 0x27], // ʼ
+  [0x2032, 0x27], // ′
+  [0x201c, 0x22], // “
+  [0x201d, 0x22], // ”
+  [0x2010, 0x2d], // ‐ hyphen
+  [0x2011, 0x2d], // ‑ non-breaking hyphen
+  [0x2012, 0x2d], // ‒ figure dash
+  [0x2013, 0x2d], // –
+  [0x2014, 0x2d], // —
+])
+
+const WHITESPACE = /^\s$/u
+const lowerCache = new Map<number, number | number[]>()
+
+/** Folded code point(s) of one code point (not whitespace). */
+function foldCodePoint(cp: number): number | number[] {
+  if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? cp + 0x20 : cp
+  const typographic = TYPOGRAPHIC.get(cp)
+  if (typographic !== undefined) return typographic
+  let folded = lowerCache.get(cp)
+  if (folded === undefined) {
+    const lower = [...String.fromCodePoint(cp).toLowerCase()].map((ch) => ch.codePointAt(0) as number)
+    folded = lower.length === 1 ? (lower[0] === 0x3c2 ? 0x3c3 : lower[0]) : lower
+    lowerCache.set(cp, folded)
+  }
+  return folded
+}
+
+const spaceCache = new Map<number, boolean>()
+function isSpace(cp: number): boolean {
+  if (cp < 0x80) return cp === 0x20 || (cp >= 0x09 && cp <= 0x0d)
+  let known = spaceCache.get(cp)
+  if (known === undefined) {
+    known = WHITESPACE.test(String.fromCodePoint(cp))
+    spaceCache.set(cp, known)
+  }
+  return known
+}
+
+const isAsciiPunctuation = (cp: number) =>
+  (cp >= 0x21 && cp <= 0x2f) || (cp >= 0x3a && cp <= 0x40) || (cp >= 0x5b && cp <= 0x60) || (cp >= 0x7b && cp <= 0x7e)
+
+function foldTerm(text: string): number[] {
+  const out: number[] = []
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number
+    if (isSpace(cp)) {
+      if (out.length > 0 && out[out.length - 1] !== SPACE) out.push(SPACE)
+      continue
+    }
+    const folded = foldCodePoint(cp)
+    if (typeof folded === 'number') out.push(folded)
+    else out.push(...folded)
+  }
+  while (out.length > 0 && out[out.length - 1] === SPACE) out.pop()
+  return out
+}
+
+interface FoldedText {
+  codePoints: Int32Array
+  /** UTF-16 offset in the original text where folded code point i starts */
+  from: Int32Array
+  /** UTF-16 offset in the original text where folded code point i ends */
+  to: Int32Array
+  /** per folded start: end of the best match starting there (0: none), and its term */
+  bestEnd: Int32Array
+  bestTerm: Int32Array
+  length: number
+}
+
+function foldedBuffers(size: number): FoldedText {
+  const make = () => new Int32Array(size)
+  return { codePoints: make(), from: make(), to: make(), bestEnd: make(), bestTerm: make(), length: 0 }
+}
+
+// Reused between calls (analysis is synchronous and single-threaded per worker), grown
+// as needed: allocating three arrays per answer would dominate short texts.
+let scratch: FoldedText = foldedBuffers(4096)
+const hitBuffer: HitBuffer = { data: new Int32Array(3 * 256) }
+
+function put(buffers: FoldedText, n: number, cp: number, start: number, end: number): number {
+  buffers.codePoints[n] = cp
+  buffers.from[n] = start
+  buffers.to[n] = end
+  return n + 1
+}
+
+function foldText(text: string, urlSpans: readonly UrlSpan[]): FoldedText {
+  // Folding never yields more than 3 code points per UTF-16 unit (toLowerCase expansions).
+  if (scratch.codePoints.length < text.length * 3 + 1) {
+    scratch = foldedBuffers(text.length * 3 + 1)
+  }
+  const buffers = scratch
+  const { codePoints, to } = buffers
+  let n = 0
+  let span = 0
+  let i = 0
+  while (i < text.length) {
+    if (span < urlSpans.length && urlSpans[span].start <= i) {
+      const { end } = urlSpans[span++]
+      if (end > i) {
+        n = put(buffers, n, URL_MASK, i, end)
+        i = end
+      }
+      continue
+    }
+    const cp = text.codePointAt(i) as number
+    const width = cp > 0xffff ? 2 : 1
+    if (isSpace(cp)) {
+      if (n > 0 && codePoints[n - 1] === SPACE && to[n - 1] === i) to[n - 1] = i + width
+      else n = put(buffers, n, SPACE, i, i + width)
+    } else if (cp === BACKSLASH && i + 1 < text.length && isAsciiPunctuation(text.charCodeAt(i + 1))) {
+      // The escaped character stands for itself; the match still covers the backslash.
+      const escaped = foldCodePoint(text.charCodeAt(i + 1)) as number
+      n = put(buffers, n, escaped, i, i + 2)
+      i += 2
+      continue
+    } else {
+      const folded = foldCodePoint(cp)
+      if (typeof folded === 'number') n = put(buffers, n, folded, i, i + width)
+      else for (const f of folded) n = put(buffers, n, f, i, i + width)
+    }
+    i += width
+  }
+  scratch.length = n
+  return scratch
+}
+
+// ---- boundaries ----------------------------------------------------------------------
 // A brand name is a word: no letter, digit or combining mark may touch it, so `Notion`
 // is not found in `Notional` and `Cafe` not in a decomposed `Café`.
 //
@@ -107,45 +291,31 @@ function brandTermTexts(brand: BrandTerms): string[] {
 // - a CJK character does not block a non-CJK term edge: Notion in 我用Notion做笔记.
 // Only a non-CJK letter/digit/mark next to a non-CJK term edge blocks a match. Script
 // extensions include shared marks such as the katakana long vowel ー.
-const CJK_CHAR = '[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}]'
-const NON_CJK_WORD_CHAR = `(?!${CJK_CHAR})[\\p{L}\\p{N}\\p{M}]`
-// One pair of assertions serves every term, because the term's own edge character
-// tells which rule applies: "the term starts with a CJK character, or no non-CJK word
-// character precedes it" (and mirrored at the end). Writing the Unicode classes once
-// instead of once per term cuts building (and V8 compiling) a matcher from ~30 ms to a
-// few ms.
-const BEFORE_TERM = `(?:(?=${CJK_CHAR})|(?<!${NON_CJK_WORD_CHAR}))`
-const AFTER_TERM = `(?:(?<=${CJK_CHAR})|(?!${NON_CJK_WORD_CHAR}))`
+const CJK_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u
 
-function compileTerms(terms: readonly Term[]): RegExp {
-  // Alternation order is the overlap rule; when the end assertion fails for a longer
-  // term the engine backtracks into the alternation and tries the shorter ones.
-  const alternatives = terms.map((t) => `(${escapeTerm(t.text)})`).join('|')
-  return new RegExp(`${BEFORE_TERM}(?:${alternatives})${AFTER_TERM}`, 'giu')
-}
+const CJK = 1
+const BLOCKS = 2
+const classCache = new Map<number, number>()
 
-// Whitespace inside a term matches any run of whitespace, so a line break or double
-// space in the answer does not hide "Café Nero".
-function escapeTerm(text: string): string {
-  return text
-    .split(/\s+/u)
-    .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'))
-    .join('\\s+')
-}
-
-// URL text is replaced, code unit for code unit, by a character that is neither a word
-// character nor whitespace: offsets stay aligned, nothing inside a URL can match, and a
-// term cannot bridge across a URL.
-const MASK_CHAR = '\u0000'
-
-function maskSpans(text: string, spans: readonly UrlSpan[]): string {
-  let out = ''
-  let last = 0
-  for (const span of spans) {
-    out += text.slice(last, span.start) + MASK_CHAR.repeat(span.end - span.start)
-    last = span.end
+function classify(cp: number): number {
+  let known = classCache.get(cp)
+  if (known === undefined) {
+    const ch = String.fromCodePoint(cp)
+    known = CJK_CHAR.test(ch) ? CJK : WORD_CHAR.test(ch) ? BLOCKS : 0
+    classCache.set(cp, known)
   }
-  return out + text.slice(last)
+  return known
+}
+
+function isCjk(cp: number): boolean {
+  return classify(cp) === CJK
+}
+
+/** Whether this neighbour of a (non-CJK) term edge makes the match part of a longer word. */
+function blocksEdge(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a)
+  return classify(cp) === BLOCKS
 }
 
 // Brand sets are usually rebuilt per request from the database, so identity caching alone

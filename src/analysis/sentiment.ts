@@ -4,6 +4,8 @@
 // (CLI commands, read-only API routes) do not pay for it.
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
+import { isNegationCue, isScopeBreak } from './clauses.js'
+import { EXCESS_SCORE, NEUTRAL_IN_REVIEWS, REVIEW_LEXICON } from './review-lexicon.js'
 
 const require = createRequire(import.meta.url)
 
@@ -13,12 +15,41 @@ export interface Sentence {
   text: string
 }
 
+/**
+ * A sentence's tokens, for brand-scoped scoring: a view of its line's token arrays
+ * (shared by the line's sentences, so no per-sentence copies), tokens `from`..`to`
+ * inclusive. A token whose text could not be located has start -1 and is skipped.
+ */
+export interface SentenceTokens {
+  /** add to `start`/`end` to get offsets in the analysed text */
+  offset: number
+  from: number
+  to: number
+  start: readonly number[]
+  end: readonly number[]
+  /** lower-cased token text */
+  word: readonly string[]
+  /** the token's sentiment in its sentence (negation applied), 0 if it carries none */
+  score: readonly number[]
+}
+
 export interface ScoredSentence extends Sentence {
-  /** wink-nlp sentence sentiment, in [-1, 1]. */
+  /** mean of the sentence's token sentiments (wink-nlp's formula), in [-1, 1] */
   sentiment: number
+  /** absent only for sentences built by hand (tests) */
+  tokens?: SentenceTokens
 }
 
 let nlp: WinkMethods | null = null
+// Token-level sentiment hits of the last parsed document. wink-nlp only exposes sentence
+// and document scores; its model's sentiment setter receives the hits
+// ([first token, last token, score in thousandths]), so a wrapped setter keeps them.
+let lastHits: number[][] = []
+
+interface WinkSentimentModel {
+  machines: unknown
+  setter: (px: number[][], ...rest: unknown[]) => void
+}
 
 // Only what sentences and sentiment need: skipping POS tagging and NER roughly halves
 // the per-document cost, which dominates ingest time.
@@ -26,7 +57,22 @@ function getNlp(): WinkMethods {
   if (nlp === null) {
     const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
     const model = require('wink-eng-lite-web-model') as typeof import('wink-eng-lite-web-model').default
-    nlp = winkNLP(model, ['sbd', 'negation', 'sentiment'])
+    // The model's types declare its parts `unknown` (internal details), hence the shape here.
+    const loadSa = (model as unknown as { sa: () => WinkSentimentModel }).sa.bind(model)
+    const wrapped: typeof model = {
+      ...model,
+      sa: (): WinkSentimentModel => {
+        const loaded = loadSa()
+        return {
+          machines: loaded.machines,
+          setter: (px, ...rest) => {
+            lastHits = px
+            loaded.setter(px, ...rest)
+          },
+        }
+      },
+    }
+    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment'])
   }
   return nlp
 }
@@ -66,21 +112,38 @@ export function scoreSentences(text: string): ScoredSentence[] {
 function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[]): void {
   const winkNlp = getNlp()
   const its = winkNlp.its
+  lastHits = []
   const doc = winkNlp.readDoc(line)
   const values = doc.tokens().out(its.value) as string[]
+  const negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
   const spans = doc.sentences().out(its.span) as unknown as [number, number][]
-  const scores = doc.sentences().out(its.sentiment) as unknown as number[]
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
   // token's text in order: wink drops some whitespace-like characters (U+2028, trailing
   // spaces) so summing token and space lengths would drift, while token values are
   // always verbatim slices of the input.
   const starts = new Array<number>(values.length)
+  const ends = new Array<number>(values.length)
   let cursor = 0
   for (let i = 0; i < values.length; i++) {
     const at = line.indexOf(values[i], cursor)
     starts[i] = at
+    ends[i] = at === -1 ? -1 : at + values[i].length
     if (at !== -1) cursor = at + values[i].length
+  }
+
+  // Token sentiment: wink's lexicon hit (scored on the hit's first token; the setter has
+  // already turned thousandths into [-1, 1]), else the review lexicon for words wink
+  // leaves neutral.
+  const tokenScore = new Array<number>(values.length).fill(0)
+  for (const [first, , score] of lastHits) tokenScore[first] = score
+  const words = values.map((v) => v.toLowerCase())
+  for (let i = 0; i < words.length; i++) {
+    if (NEUTRAL_IN_REVIEWS.has(words[i])) tokenScore[i] = 0
+    else if (tokenScore[i] === 0) tokenScore[i] = REVIEW_LEXICON.get(words[i]) ?? 0
+    // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
+    // complaint whatever its own score, unless it already is one.
+    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = EXCESS_SCORE
   }
 
   for (let s = 0; s < spans.length; s++) {
@@ -93,9 +156,29 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     const start = lineStart + starts[startToken]
     const end = lineStart + starts[endToken] + values[endToken].length
     const sentenceText = text.slice(start, end)
-    const sentiment = clampUnit(scores[s] ?? 0)
+
+    let sum = 0
+    let hits = 0
+    // wink negates every sentiment word from "not" to the end of the sentence or the
+    // next punctuation; a contrastive conjunction also ends the scope ("not cheap but
+    // great": great stays positive), so a flag only counts if a negation word precedes
+    // the token within its clause.
+    let cueInClause = false
+    for (let t = startToken; t <= endToken; t++) {
+      if (starts[t] === -1) continue
+      const word = words[t]
+      if (isScopeBreak(word)) cueInClause = false
+      else if (isNegationCue(word)) cueInClause = true
+      if (tokenScore[t] !== 0 && negated[t] && cueInClause) tokenScore[t] = -tokenScore[t]
+      if (tokenScore[t] !== 0) {
+        sum += tokenScore[t]
+        hits++
+      }
+    }
+    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, word: words, score: tokenScore }
+    const sentiment = clampUnit(hits === 0 ? 0 : sum / hits)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
-    out.push({ start, end, text: sentenceText, sentiment })
+    out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
 }
 

@@ -288,3 +288,99 @@ describe('compileBrandMatcher', () => {
     expect(m.match('Notion').length).toBe(1)
   })
 })
+
+describe('findMentionMatches: typographic variants and markdown escapes (DESIGN §6)', () => {
+  it('treats curly and straight apostrophes as one character, both ways round', () => {
+    const straight = [brand('pc', "Paula's Choice")]
+    for (const apostrophe of ['’', '‘', 'ʼ', '′', "'"]) {
+      expect(found(`I like Paula${apostrophe}s Choice a lot`, straight)).toEqual([['pc', `Paula${apostrophe}s Choice`]])
+    }
+    expect(found("Ben & Jerry's and Ben & Jerry’s", [brand('bj', 'Ben & Jerry’s')]).map(([, t]) => t)).toEqual([
+      "Ben & Jerry's",
+      'Ben & Jerry’s',
+    ])
+  })
+
+  it('treats curly quotes and dashes as their ASCII forms', () => {
+    expect(found('T–Mobile, T—Mobile, T‑Mobile and T-Mobile', [brand('t', 'T-Mobile')]).length).toBe(4)
+    expect(found('the “Best” Bakery and the "Best" Bakery', [brand('b', 'the "Best" Bakery')]).length).toBe(2)
+  })
+
+  it('reads markdown escapes unescaped, and the match covers the backslash', () => {
+    const text = 'Carriers: **AT\\&T** and E\\*TRADE'
+    expect(found(text, [brand('att', 'AT&T'), brand('et', 'E*TRADE')])).toEqual([
+      ['att', 'AT\\&T'],
+      ['et', 'E\\*TRADE'],
+    ])
+    // A backslash before a letter is not an escape.
+    expect(found('AT\\T', [brand('att', 'AT&T')])).toEqual([])
+  })
+
+  it('matches a name ending in a full stop when a letter follows the stop', () => {
+    const warner = [brand('wb', 'Warner Bros.')]
+    expect(found('Warner Bros.Discovery, Warner Bros. Pictures, by Warner Bros.', warner).map(([, t]) => t)).toEqual([
+      'Warner Bros.',
+      'Warner Bros.',
+      'Warner Bros.',
+    ])
+    // the start of the name still needs its boundary
+    expect(found('XWarner Bros.', warner)).toEqual([])
+  })
+})
+
+// The previous implementation (one alternation RegExp, longest first) is the reference for
+// the overlap and boundary rules on plain ASCII terms, where no folding applies.
+function regexReference(text: string, brands: BrandTerms[]): [string, string][] {
+  const seen = new Set<string>()
+  const terms: { id: string; text: string }[] = []
+  for (const b of brands)
+    for (const t of [b.name, ...b.aliases]) {
+      if (seen.has(t.toLowerCase())) continue
+      seen.add(t.toLowerCase())
+      terms.push({ id: b.id, text: t })
+    }
+  const sorted = terms.map((t, order) => ({ ...t, order })).sort((a, b) => b.text.length - a.text.length || a.order - b.order)
+  const alternatives = sorted.map((t) => `(${t.text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&').split(' ').join('\\s+')})`).join('|')
+  const regex = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${alternatives})(?![\\p{L}\\p{N}\\p{M}])`, 'giu')
+  return [...text.matchAll(regex)].map((m) => [sorted[m.slice(1).findIndex((g) => g !== undefined)].id, m[0]])
+}
+
+describe('BrandMatcher: automaton agrees with the regular-expression rules', () => {
+  it('finds what the reference alternation finds on random texts (property)', () => {
+    const word = fc.constantFrom('a', 'b', 'ab', 'ba', 'Ab')
+    const term = fc.array(word, { minLength: 1, maxLength: 3 }).map((ws) => ws.join(' '))
+    const brandsArb = fc
+      .array(fc.array(term, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 })
+      .map((list) => list.map(([name, ...aliases], i) => brand(`b${i}`, name, aliases)))
+    const textArb = fc
+      .array(fc.constantFrom('a', 'b', 'ab', 'A', ' ', ' ', ' ', '  ', '\n', '.', 'x', '1'), { maxLength: 30 })
+      .map((cs) => cs.join(''))
+    fc.assert(
+      fc.property(brandsArb, textArb, (brands, text) => {
+        expect(new BrandMatcher(brands).match(text).map((m) => [m.brandId, text.slice(m.start, m.end)])).toEqual(
+          regexReference(text, brands),
+        )
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('handles 300 brands × 10 aliases and 100 brands × 50 aliases of 190 characters', () => {
+    const many = Array.from({ length: 300 }, (_, b) =>
+      brand(`b${b}`, `Brand${b}`, Array.from({ length: 10 }, (_, a) => `Brand${b} Alias ${a}`)),
+    )
+    expect(found('Brand7 Alias 3 beats Brand299, not Brand3000.', many)).toEqual([
+      ['b7', 'Brand7 Alias 3'],
+      ['b299', 'Brand299'],
+    ])
+    const long = Array.from({ length: 100 }, (_, b) =>
+      brand(`l${b}`, `Long${b}`, Array.from({ length: 50 }, (_, a) => `Long${b} ${a} ${'word '.repeat(40)}`.slice(0, 190).trim())),
+    )
+    const alias = long[42].aliases[17]
+    expect(found(`Intro. ${alias}! Then Long1 and ${alias.slice(0, 100)}`, long)).toEqual([
+      ['l42', alias],
+      ['l1', 'Long1'],
+      ['l42', 'Long42'],
+    ])
+  })
+})
