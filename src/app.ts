@@ -4,7 +4,6 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import ajvFormats from 'ajv-formats'
 import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
 import type { DatabaseHandle } from './db/database.js'
@@ -109,8 +108,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: {
       // Values arrive already typed by normalizeParams; Ajv checks, it does not guess.
+      // (Fastify adds ajv-formats itself: uuid, date, date-time are checked.)
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false },
-      plugins: [ajvFormats as unknown as never],
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -127,9 +126,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const schema = request.routeOptions.schema
     if (!schema) return
     if (schema.querystring) {
-      request.query = normalizeParams((request.query ?? {}) as Record<string, unknown>, schema.querystring as never, 'query')
+      request.query = normalizeParams(request.query ?? {}, schema.querystring, 'query')
     }
-    if (schema.params) request.params = normalizeParams(request.params as Record<string, unknown>, schema.params as never, 'path')
+    if (schema.params) request.params = normalizeParams(request.params, schema.params, 'path')
     const nul = findNulString(request.body)
     if (nul !== undefined) throw new AppError(400, 'invalid_parameter', `${nul || 'the body'} contains a NUL (\\u0000) character, which text fields cannot store`, { param: nul || undefined })
   })

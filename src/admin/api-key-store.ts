@@ -47,7 +47,7 @@ export async function listApiKeys(db: DB, workspaceId: string): Promise<ApiKeyRe
 export async function revokeApiKey(db: DB, keyId: string): Promise<ApiKeyRecord | undefined> {
   return db
     .updateTable('api_key')
-    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn('now', [])) as never }))
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
     .where('id', '=', keyId)
     .returning(columns)
     .executeTakeFirst()

@@ -106,7 +106,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)
 }
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
   let appError = toAppError(error)
   if (appError.statusCode === 500 && isDatabaseUnavailable(error)) {
     appError = new AppError(503, 'service_unavailable', 'The database is unavailable; retry shortly', { headers: { 'Retry-After': 5 } })

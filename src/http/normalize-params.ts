@@ -68,7 +68,14 @@ function scalar(name: string, raw: string, schema: JsonSchema, location: 'query'
 
 const truncate = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` : value)
 
-export function normalizeParams(raw: Record<string, unknown>, schema: JsonSchema | undefined, location: 'query' | 'path'): Record<string, unknown> {
+// Route schemas are TypeBox objects, i.e. JSON Schema; only the keywords above are read.
+const isSchemaObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** `rawValues` and `routeSchema` come untyped from Fastify (request.query, routeOptions.schema). */
+export function normalizeParams(rawValues: unknown, routeSchema: unknown, location: 'query' | 'path'): Record<string, unknown> {
+  const schema = isSchemaObject(routeSchema) ? routeSchema : undefined
+  const raw = isRecord(rawValues) ? rawValues : {}
   const properties = schema?.properties ?? {}
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(raw)) {

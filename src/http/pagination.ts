@@ -3,6 +3,17 @@ export interface PageRequest {
   perPage: number
 }
 
+/** The page when none is asked for; also the schemas' default. */
+export const FIRST_PAGE = 1
+
+/**
+ * The page asked for. Ajv has already applied the schema defaults, so the fallbacks only
+ * cover the optional types TypeBox gives defaulted parameters.
+ */
+export function pageRequest(query: { page?: number; per_page?: number }, defaultPerPage: number): PageRequest {
+  return { page: query.page ?? FIRST_PAGE, perPage: query.per_page ?? defaultPerPage }
+}
+
 export const pageOffset = ({ page, perPage }: PageRequest): number => (page - 1) * perPage
 
 export function totalPages(totalItems: number, perPage: number): number {

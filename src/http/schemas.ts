@@ -1,8 +1,12 @@
 // Shared TypeBox building blocks. Route schemas compose these so validation, response
 // serialization and the OpenAPI document all come from one definition.
 import { Type, type TSchema } from 'typebox'
+import { FIRST_PAGE } from './pagination.js'
 
 export const PROVIDERS = ['openai', 'anthropic', 'google', 'perplexity'] as const
+
+/** A provider name in a response: documented as the enum, typed as the text the database holds. */
+export const ProviderName = Type.Unsafe<string>(Type.Enum([...PROVIDERS]))
 
 export const DateParam = (description: string) => Type.String({ format: 'date', description })
 export const UuidParam = (description: string) => Type.String({ format: 'uuid', description })
@@ -20,14 +24,16 @@ export const ModelIds = Type.Optional(
   Type.Array(Type.String({ maxLength: 200 }), { description: 'Model ids (see /filters `models[].id`); OR-ed.' }),
 )
 export const Tags = Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { description: 'Prompt template tags; OR-ed. Unknown tags match nothing.' }))
-export const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' }))
+export const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: FIRST_PAGE, description: 'Page number, from 1.' }))
 export const PerPage = (defaultValue: number, maximum = 100) =>
   Type.Optional(Type.Integer({ minimum: 1, maximum, default: defaultValue, description: `Items per page, 1 to ${maximum}.` }))
 
 /** Common analytics filters: the period plus provider/model/tag filters. */
 export const AnalyticsFilters = { start_date: StartDate, end_date: EndDate, models: Models, model_ids: ModelIds, tags: Tags }
 
-export const IsoDateTime = Type.String({ format: 'date-time' })
+// Response fields: fast-json-stringify writes a Date held in a `date-time` field as its
+// ISO 8601 string, so handlers may return the Date a query gives (typed here as such).
+export const IsoDateTime = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }))
 export const IsoDate = Type.String({ format: 'date' })
 
 /** `{success, data}` or, where the spec lists it, `{success, data, message}`. */

@@ -14,8 +14,8 @@ import { inTransaction } from '../db/tenant-scope.js'
 import { validateAioItems, type ItemProblem } from './validate-items.js'
 
 export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
-  const { items, problems } = validateAioItems(rawItems, options.now)
-  if (problems.length) throw batchError(problems, 'observations')
+  const { items, problems, total } = validateAioItems(rawItems, options.now)
+  if (total) throw batchError(problems, 'observations', total)
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
   return inTransaction(db, async (trx) => {

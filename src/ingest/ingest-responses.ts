@@ -9,7 +9,7 @@ import { sharedAnalysisPool, type AnalysisPool } from '../analysis/analysis-pool
 import { loadConfig } from '../config.js'
 import { AppError } from '../http/errors.js'
 import { loadBrandMatcher } from './brand-terms.js'
-import { describeProblems, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
+import { problemsError, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
 import { insertColumns } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { addToRollups } from './rollups.js'
@@ -21,12 +21,9 @@ export interface IngestResult {
   duplicates: number
 }
 
-/** 400 with every bad item listed; nothing stored. */
-export function batchError(problems: ItemProblem[], listName: string): AppError {
-  return new AppError(400, 'invalid_parameter', describeProblems(problems, listName), {
-    param: listName,
-    details: problems.map((p) => ({ index: p.index, field: p.field, message: p.message })),
-  })
+/** 400 with the bad items listed (a bounded number; `total` counts them all); nothing stored. */
+export function batchError(problems: ItemProblem[], listName: string, total: number = problems.length): AppError {
+  return problemsError(problems, listName, total)
 }
 
 /** Checks that need the database: prompts of this workspace, model ↔ provider consistency. */
@@ -56,8 +53,8 @@ export async function ingestResponses(
   rawItems: unknown[],
   options: { matcher?: BrandMatcher; now?: Date; pool?: AnalysisPool } = {},
 ): Promise<IngestResult> {
-  const { items, problems } = validateResponseItems(rawItems, options.now)
-  if (problems.length) throw batchError(problems, 'responses')
+  const { items, problems, total } = validateResponseItems(rawItems, options.now)
+  if (total) throw batchError(problems, 'responses', total)
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
   return inTransaction(db, async (trx) => {

@@ -1,124 +1,278 @@
-// Pure validation of ingestion items. Every problem of every item is collected so one
-// 400 tells the caller everything to fix (DESIGN §9: all-or-nothing).
+// Validation of ingestion items from one TypeBox schema per item kind: the same schema
+// validates the HTTP body, feeds the OpenAPI document and checks items the CLI imports.
+// Every problem of every item is reported so one 400 tells the caller what to fix
+// (DESIGN §9: all-or-nothing), but the answer is bounded: at most MAX_DETAILS problems
+// are kept, the rest are only counted, and the error lists of one item are computed on a
+// bounded view of it, so a hostile batch cannot make the server build a huge answer.
+import { Type, type Static, type TSchema } from 'typebox'
+import { Compile, type Validator } from 'typebox/compile'
+import type { TLocalizedValidationError } from 'typebox/error'
+import { Settings } from 'typebox/system'
+import { AppError } from '../http/errors.js'
 import { PROVIDERS } from '../http/schemas.js'
-import { isUuidValue } from '../http/query-values.js'
+
+export const MAX_BATCH_ITEMS = 1000
+/** Problems listed in error.details; the others are counted in the message. */
+export const MAX_DETAILS = 100
+const MAX_TEXT = 200_000
+const MAX_ID = 200
+const MAX_CITATIONS = 200
+const MAX_URL = 4000
+const FUTURE_TOLERANCE_MS = 24 * 3600 * 1000
+/** Unknown field names named in one problem's message. */
+const NAMED_UNKNOWN_FIELDS = 3
+/**
+ * TypeBox stops gathering errors at Settings.maxErrors (8 by default, a guard against huge
+ * lists). One item of the bounded view below has at most about 2 errors per citation kept,
+ * a few unknown fields and its own fields, so this limit reports all of them.
+ */
+const ITEM_MAX_ERRORS = 2 * (MAX_CITATIONS + 1) + 32
+
+/** The value or null; null means the same as leaving the field out. */
+const Nullable = <T extends TSchema & { type: string }>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] })
+
+// `\S`: at least one character that is not white space.
+const externalId = Nullable(
+  Type.String({ minLength: 1, maxLength: MAX_ID, pattern: '\\S', description: 'Your id for the item; a second item with the same id is a duplicate, not an error (safe retries)' }),
+)
+const promptId = Type.String({ format: 'uuid', description: 'The id of a prompt of this workspace' })
+const timestamp = (description: string) => Type.String({ format: 'date-time', description: `${description}: RFC 3339 (ISO 8601) with a time zone, e.g. 2026-05-01T12:00:00Z; at most one day in the future` })
+
+export const ResponseItemSchema = Type.Object(
+  {
+    external_id: Type.Optional(externalId),
+    prompt_id: promptId,
+    provider: Type.Enum([...PROVIDERS]),
+    model: Type.String({ minLength: 1, maxLength: MAX_ID, pattern: '\\S', description: 'Model id; added to the catalogue on first sight' }),
+    content: Type.String({ maxLength: MAX_TEXT, description: 'The answer text; may be empty (then sentiment is null)' }),
+    created_at: timestamp('When the answer was produced'),
+    citations: Type.Optional(
+      Nullable(
+        Type.Array(
+          // Other fields of a provider's citation objects are accepted and ignored.
+          Type.Object({ url: Type.String({ maxLength: MAX_URL }), title: Type.Optional(Nullable(Type.String())) }),
+          { maxItems: MAX_CITATIONS, description: "The provider's cited sources; URLs in the content are added too" },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const AioItemSchema = Type.Object(
+  {
+    external_id: Type.Optional(externalId),
+    prompt_id: promptId,
+    observed_at: timestamp('When the search result was seen'),
+    has_aio: Type.Boolean({ description: 'Whether the search result showed an AI overview' }),
+    overview_text: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT, description: 'The overview text; must be empty when has_aio is false' }))),
+  },
+  { additionalProperties: false },
+)
+
+export type ResponseItem = Static<typeof ResponseItemSchema>
+export type AioItem = Static<typeof AioItemSchema>
 
 export interface ItemProblem {
   index: number
+  /** path inside the item, e.g. `created_at` or `citations[2].url`; '' for the item itself */
   field: string
   message: string
 }
 
-export interface ResponseItem {
-  external_id?: string
-  prompt_id: string
-  provider: string
-  model: string
-  content: string
-  created_at: string
-  citations?: { url: string; title?: string | null }[]
+/** Up to MAX_DETAILS problems, and how many there were in all. */
+export interface ProblemReport<T> {
+  items: T[]
+  problems: ItemProblem[]
+  total: number
 }
 
-export interface AioItem {
-  external_id?: string
-  prompt_id: string
-  observed_at: string
-  has_aio: boolean
-  overview_text?: string | null
-}
-
-export const MAX_BATCH_ITEMS = 1000
-const MAX_TEXT = 200_000
-const MAX_ID = 200
-const MAX_CITATIONS = 200
-const FUTURE_TOLERANCE_MS = 24 * 3600 * 1000
-// ISO 8601 with a time zone: a stored time must mean one instant.
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i
+const responseValidator = Compile(ResponseItemSchema)
+const aioValidator = Compile(AioItemSchema)
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-function checkTimestamp(value: unknown, field: string, index: number, problems: ItemProblem[], now: Date): void {
-  if (typeof value !== 'string' || !ISO_DATETIME.test(value) || Number.isNaN(Date.parse(value))) {
-    problems.push({ index, field, message: `${field} must be an ISO 8601 date-time with a time zone, e.g. 2026-05-01T12:00:00Z` })
-  } else if (Date.parse(value) > now.getTime() + FUTURE_TOLERANCE_MS) {
-    problems.push({ index, field, message: `${field} is in the future` })
+/** `/citations/3/url` → `citations[3].url` */
+function fieldOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('')
+}
+
+const quote = (name: string) => `"${name.length > 40 ? `${name.slice(0, 37)}...` : name}"`
+
+function typeWords(type: unknown): string {
+  const words: Record<string, string> = { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', array: 'an array', object: 'a JSON object', null: 'null' }
+  const types = (Array.isArray(type) ? type : [type]).map((t) => words[String(t)] ?? String(t))
+  return types.join(' or ')
+}
+
+/** One readable reason per TypeBox error; limits come from the error, i.e. from the schema. */
+function reason(error: TLocalizedValidationError, field: string, unknownOmitted: number, allowed: readonly string[]): string {
+  const name = field || 'each item'
+  switch (error.keyword) {
+    case 'type':
+      return field ? `${name} must be ${typeWords(error.params.type)}` : 'each item must be a JSON object'
+    case 'enum':
+      return `${name} must be one of: ${error.params.allowedValues.map(String).join(', ')}`
+    case 'format':
+      if (error.params.format === 'date-time') return `${name} must be an ISO 8601 date-time with a time zone, e.g. 2026-05-01T12:00:00Z`
+      if (error.params.format === 'uuid') return `${name} must be a UUID${name === 'prompt_id' ? ' of a prompt of this workspace' : ''}`
+      return `${name} must be a ${error.params.format}`
+    case 'minLength':
+    case 'pattern':
+      return `${name} must not be empty or blank`
+    case 'maxLength':
+      return `${name} must be at most ${error.params.limit} characters`
+    case 'maxItems':
+      return `${name} must hold at most ${error.params.limit} items`
+    case 'additionalProperties': {
+      const names = error.params.additionalProperties
+      const count = names.length + unknownOmitted
+      const shown = names.slice(0, NAMED_UNKNOWN_FIELDS).map(quote).join(', ')
+      const more = count > NAMED_UNKNOWN_FIELDS ? ` and ${(count - NAMED_UNKNOWN_FIELDS).toLocaleString('en-US')} more` : ''
+      return `unknown field${count === 1 ? '' : 's'} ${shown}${more}; allowed: ${allowed.join(', ')}`
+    }
+    default:
+      return `${name} ${error.message}`
   }
 }
 
-function checkCommon(item: Record<string, unknown>, index: number, problems: ItemProblem[], allowed: Set<string>): void {
-  for (const key of Object.keys(item)) {
-    if (!allowed.has(key)) problems.push({ index, field: key, message: `unknown field "${key}"; allowed: ${[...allowed].join(', ')}` })
+/**
+ * What TypeBox is shown of a bad item: every known field, the first few unknown ones, and
+ * lists cut one past their limit. The error list of an item then stays small however big
+ * the item is (TypeBox builds the whole list at once); `unknownOmitted` counts the fields left out.
+ */
+function boundedView(item: unknown, allowed: readonly string[]): { view: unknown; unknownOmitted: number } {
+  if (!isObject(item)) return { view: item, unknownOmitted: 0 }
+  const view: Record<string, unknown> = {}
+  let unknownKept = 0
+  let unknownOmitted = 0
+  for (const [key, value] of Object.entries(item)) {
+    if (allowed.includes(key)) view[key] = Array.isArray(value) ? value.slice(0, MAX_CITATIONS + 1) : value
+    else if (unknownKept < NAMED_UNKNOWN_FIELDS) {
+      view[key] = value
+      unknownKept++
+    } else unknownOmitted++
   }
-  if (item.external_id !== undefined && item.external_id !== null) {
-    if (typeof item.external_id !== 'string' || item.external_id.trim() === '' || item.external_id.length > MAX_ID) {
-      problems.push({ index, field: 'external_id', message: `external_id must be a non-empty string of at most ${MAX_ID} characters` })
+  return { view, unknownOmitted }
+}
+
+/** TypeBox's errors of one value, up to ITEM_MAX_ERRORS (the global setting is restored after). */
+function errorsOf(validator: Validator<{}, TSchema>, value: unknown): TLocalizedValidationError[] {
+  const previous = Settings.Get().maxErrors
+  Settings.Set({ maxErrors: ITEM_MAX_ERRORS })
+  try {
+    return validator.Errors(value)
+  } finally {
+    Settings.Set({ maxErrors: previous })
+  }
+}
+
+/** Schema problems of one item, one per field (the first reason found for it). */
+function schemaProblems(validator: Validator<{}, TSchema>, item: unknown, index: number, allowed: readonly string[]): ItemProblem[] {
+  const { view, unknownOmitted } = boundedView(item, allowed)
+  const byField = new Map<string, ItemProblem>()
+  for (const error of errorsOf(validator, view)) {
+    // TypeBox reports each unknown field twice: on its own ("schema is false") and once
+    // for the object with all their names; the second is the one to show.
+    if (error.keyword === 'boolean' && error.schemaPath.endsWith('/additionalProperties')) continue
+    const fields =
+      error.keyword === 'required' ? error.params.requiredProperties.map((p) => fieldOf(`${error.instancePath}/${p}`)) : [fieldOf(error.instancePath)]
+    for (const field of fields) {
+      if (byField.has(field)) continue
+      const message = error.keyword === 'required' ? `${field} is required` : reason(error, field, unknownOmitted, allowed)
+      byField.set(field, { index, field: error.keyword === 'additionalProperties' ? fieldOf(`${error.instancePath}/${error.params.additionalProperties[0]}`) : field, message })
     }
   }
-  if (typeof item.prompt_id !== 'string' || !isUuidValue(item.prompt_id)) {
-    problems.push({ index, field: 'prompt_id', message: 'prompt_id must be the UUID of a prompt of this workspace' })
-  }
+  // A problem of the item's own fields (e.g. too many citations) before those inside lists.
+  const nested = (p: ItemProblem) => (p.field.includes('[') ? 1 : 0)
+  return [...byField.values()].sort((a, b) => nested(a) - nested(b))
 }
 
-const RESPONSE_FIELDS = new Set(['external_id', 'prompt_id', 'provider', 'model', 'content', 'created_at', 'citations'])
-const AIO_FIELDS = new Set(['external_id', 'prompt_id', 'observed_at', 'has_aio', 'overview_text'])
+/** Checks a schema cannot express: they depend on the time of the request or on two fields. */
+type ItemRules = (item: Record<string, unknown>, index: number, badFields: Set<string>, now: Date) => ItemProblem[]
 
-export function validateResponseItems(items: unknown[], now: Date = new Date()): { items: ResponseItem[]; problems: ItemProblem[] } {
+function notInFuture(field: string): ItemRules {
+  return (item, index, badFields, now) =>
+    !badFields.has(field) && typeof item[field] === 'string' && Date.parse(item[field]) > now.getTime() + FUTURE_TOLERANCE_MS
+      ? [{ index, field, message: `${field} is in the future` }]
+      : []
+}
+
+const responseRules: ItemRules = notInFuture('created_at')
+const aioRules: ItemRules = (item, index, badFields, now) => [
+  ...notInFuture('observed_at')(item, index, badFields, now),
+  ...(!badFields.has('overview_text') && item.has_aio === false && typeof item.overview_text === 'string' && item.overview_text.trim() !== ''
+    ? [{ index, field: 'overview_text', message: 'overview_text must be empty when has_aio is false' }]
+    : []),
+]
+
+function validateItems<S extends TSchema>(items: readonly unknown[], validator: Validator<{}, S>, allowed: readonly string[], rules: ItemRules, now: Date): ProblemReport<Static<S>> {
+  const valid: Static<S>[] = []
   const problems: ItemProblem[] = []
+  let total = 0
   items.forEach((item, index) => {
-    if (!isObject(item)) {
-      problems.push({ index, field: '', message: 'each item must be a JSON object' })
-      return
-    }
-    checkCommon(item, index, problems, RESPONSE_FIELDS)
-    if (typeof item.provider !== 'string' || !(PROVIDERS as readonly string[]).includes(item.provider)) {
-      problems.push({ index, field: 'provider', message: `provider must be one of: ${PROVIDERS.join(', ')}` })
-    }
-    if (typeof item.model !== 'string' || item.model.trim() === '' || item.model.length > MAX_ID) {
-      problems.push({ index, field: 'model', message: `model must be a non-empty model id of at most ${MAX_ID} characters` })
-    }
-    if (typeof item.content !== 'string') problems.push({ index, field: 'content', message: 'content must be a string (it may be empty)' })
-    else if (item.content.length > MAX_TEXT) problems.push({ index, field: 'content', message: `content must be at most ${MAX_TEXT} characters` })
-    checkTimestamp(item.created_at, 'created_at', index, problems, now)
-    if (item.citations !== undefined && item.citations !== null) {
-      if (!Array.isArray(item.citations) || item.citations.length > MAX_CITATIONS) {
-        problems.push({ index, field: 'citations', message: `citations must be an array of at most ${MAX_CITATIONS} {url, title?} objects` })
-      } else {
-        item.citations.forEach((citation, c) => {
-          if (!isObject(citation) || typeof citation.url !== 'string' || citation.url.length > 4000) {
-            problems.push({ index, field: `citations[${c}].url`, message: 'each citation needs a url string' })
-          } else if (citation.title !== undefined && citation.title !== null && typeof citation.title !== 'string') {
-            problems.push({ index, field: `citations[${c}].title`, message: 'title must be a string' })
-          }
-        })
-      }
-    }
+    let found: ItemProblem[] = []
+    if (validator.Check(item)) valid.push(item)
+    else found = schemaProblems(validator, item, index, allowed)
+    if (isObject(item)) found.push(...rules(item, index, new Set(found.map((p) => p.field)), now))
+    total += found.length
+    for (const problem of found) if (problems.length < MAX_DETAILS) problems.push(problem)
   })
-  return { items: items as ResponseItem[], problems }
+  return { items: total === 0 ? valid : [], problems, total }
 }
 
-export function validateAioItems(items: unknown[], now: Date = new Date()): { items: AioItem[]; problems: ItemProblem[] } {
-  const problems: ItemProblem[] = []
-  items.forEach((item, index) => {
-    if (!isObject(item)) {
-      problems.push({ index, field: '', message: 'each item must be a JSON object' })
-      return
-    }
-    checkCommon(item, index, problems, AIO_FIELDS)
-    checkTimestamp(item.observed_at, 'observed_at', index, problems, now)
-    if (typeof item.has_aio !== 'boolean') problems.push({ index, field: 'has_aio', message: 'has_aio must be true or false' })
-    if (item.overview_text !== undefined && item.overview_text !== null) {
-      if (typeof item.overview_text !== 'string') problems.push({ index, field: 'overview_text', message: 'overview_text must be a string or null' })
-      else if (item.overview_text.length > MAX_TEXT) problems.push({ index, field: 'overview_text', message: `overview_text must be at most ${MAX_TEXT} characters` })
-      else if (item.has_aio === false && item.overview_text.trim() !== '') {
-        problems.push({ index, field: 'overview_text', message: 'overview_text must be empty when has_aio is false' })
-      }
-    }
-  })
-  return { items: items as AioItem[], problems }
+const RESPONSE_FIELDS = Object.keys(ResponseItemSchema.properties)
+const AIO_FIELDS = Object.keys(AioItemSchema.properties)
+
+export function validateResponseItems(items: readonly unknown[], now: Date = new Date()): ProblemReport<ResponseItem> {
+  return validateItems(items, responseValidator, RESPONSE_FIELDS, responseRules, now)
 }
 
-/** One readable line per problem, for messages and the CLI. */
-export function describeProblems(problems: ItemProblem[], listName: string): string {
-  const shown = problems.slice(0, 20).map((p) => `${listName}[${p.index}]${p.field ? `.${p.field}` : ''}: ${p.message}`)
-  return `${problems.length} problem(s) in ${listName}; nothing was stored. ${shown.join('; ')}${problems.length > 20 ? `; and ${problems.length - 20} more (see error.details)` : ''}`
+export function validateAioItems(items: readonly unknown[], now: Date = new Date()): ProblemReport<AioItem> {
+  return validateItems(items, aioValidator, AIO_FIELDS, aioRules, now)
+}
+
+const SHOWN_IN_MESSAGE = 20
+
+/** One readable line per problem (the first 20), for messages and the CLI. */
+export function describeProblems(problems: ItemProblem[], listName: string, total: number = problems.length): string {
+  const shown = problems.slice(0, SHOWN_IN_MESSAGE).map((p) => `${listName}[${p.index}]${p.field ? `.${p.field}` : ''}: ${p.message}`)
+  const listed = Math.min(problems.length, MAX_DETAILS)
+  const count = (n: number) => n.toLocaleString('en-US')
+  let rest = ''
+  if (total > listed) rest = `; and ${count(total - shown.length)} more: error.details lists the first ${listed}, the other ${count(total - listed)} are not listed`
+  else if (total > shown.length) rest = `; and ${count(total - shown.length)} more (see error.details)`
+  return `${total.toLocaleString('en-US')} problem(s) in ${listName}; nothing was stored. ${shown.join('; ')}${rest}`
+}
+
+/** 400 with the bad items listed (at most MAX_DETAILS of them); nothing stored. */
+export function problemsError(problems: ItemProblem[], listName: string, total: number = problems.length): AppError {
+  return new AppError(400, 'invalid_parameter', describeProblems(problems, listName, total), {
+    param: listName,
+    details: problems.slice(0, MAX_DETAILS).map((p) => ({ index: p.index, field: p.field, message: p.message })),
+  })
+}
+
+/**
+ * The body of an ingestion request, `{"<listName>": [...]}`: the list itself is checked
+ * first (shape, at most MAX_BATCH_ITEMS), then every item. Throws the 400 to answer.
+ */
+export function validateBatchBody<T>(body: unknown, listName: string, validate: (items: readonly unknown[], now?: Date) => ProblemReport<T>): T[] {
+  const items = isObject(body) ? body[listName] : undefined
+  if (!isObject(body) || !Array.isArray(items)) {
+    throw new AppError(400, 'missing_parameter', `The body must be a JSON object {"${listName}": [...]}`, { param: listName })
+  }
+  const extra = Object.keys(body).find((k) => k !== listName)
+  if (extra !== undefined) throw new AppError(400, 'invalid_parameter', `Unknown field ${quote(extra)}; the body holds only "${listName}"`, { param: extra })
+  if (items.length > MAX_BATCH_ITEMS) {
+    throw new AppError(400, 'invalid_parameter', `${listName} holds ${items.length} items; send at most ${MAX_BATCH_ITEMS} per request`, { param: listName })
+  }
+  const report = validate(items)
+  if (report.total > 0) throw problemsError(report.problems, listName, report.total)
+  return report.items
 }

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sql } from 'kysely'
 import { Type } from 'typebox'
 
 const Health = Type.Object({ status: Type.String() })
 
 // Outside /api/v1 and without a key: load balancers and orchestrators call these.
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/healthz',
     { schema: { summary: 'Process is alive', tags: ['operations'], security: [], querystring: Type.Object({}), response: { 200: Health } } },

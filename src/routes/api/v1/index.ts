@@ -1,6 +1,7 @@
 // The /api/v1 subtree: authentication and the per-key limiter are applied here once,
 // for every route below; routes only declare what access they need (config.access).
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { ResponseCache } from '../../../http/response-cache.js'
 import { todayUtc } from '../../../http/date-range.js'
 import rateLimit from '@fastify/rate-limit'
@@ -20,8 +21,14 @@ import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
 
-export async function apiV1Routes(app: FastifyInstance, options: { redis?: Redis; rowLevelSecurity: { scoped: boolean; useRole: boolean } }): Promise<void> {
-  app.decorateRequest('db', null as never)
+export interface ApiV1Options {
+  redis?: Redis
+  rowLevelSecurity: { scoped: boolean; useRole: boolean }
+}
+
+export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, options) => {
+  // Set per request by the auth hook; null until then (the (name, null, deps) form types it).
+  app.decorateRequest('db', null, [])
   app.addHook('onRequest', createAuthHook(app.database.db, options.rowLevelSecurity))
   // The request's transaction ends before the answer leaves: committed for successes,
   // rolled back otherwise; an aborted request rolls back too.

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { EndDate, Envelope, IsoDate, Responses, StartDate, Tags, UuidParam } from '../../../../http/schemas.js'
 
 const TargetBrand = Type.Optional(UuidParam('Report on this brand only (any brand of the workspace). Default: every active brand.'))
@@ -8,10 +8,8 @@ export const AioMetricsQuery = Type.Object(
   { start_date: StartDate, end_date: EndDate, tags: Tags, target_brand_id: TargetBrand },
   { additionalProperties: false },
 )
-export type AioMetricsQuery = Static<typeof AioMetricsQuery>
 
 export const PromptAioMetricsQuery = Type.Object({ start_date: StartDate, end_date: EndDate, target_brand_id: TargetBrand }, { additionalProperties: false })
-export type PromptAioMetricsQuery = Static<typeof PromptAioMetricsQuery>
 
 const AioMetrics = Type.Object(
   {

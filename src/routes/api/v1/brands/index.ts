@@ -1,32 +1,25 @@
-import type { FastifyInstance } from 'fastify'
-import type { DiscoveryStatus } from '../../../../db/schema.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createBrand, updateBrand } from '../../../../manage/brands.js'
 import type { ReanalysisProgress } from '../../../../ingest/reanalyze.js'
 import { notFound } from '../../../../http/errors.js'
-import { paginationWithNav } from '../../../../http/pagination.js'
-import { resolveAnalyticsFilters, type AnalyticsQuery } from '../../../../queries/analytics-filters.js'
+import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
+import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getBrandDetail } from '../../../../queries/brands/get-brand-detail.js'
 import { getBrands } from '../../../../queries/brands/get-brands.js'
-import { getBrandSchema, listBrandsSchema } from './read-schemas.js'
+import { BRANDS_PER_PAGE, getBrandSchema, IS_ACTIVE_DEFAULT, listBrandsSchema } from './read-schemas.js'
 import { createBrandRoute, updateBrandRoute } from './write-schemas.js'
 
 const reanalysisNote = (r: ReanalysisProgress | null) => (r ? `; re-analysed ${r.responses} responses and ${r.observations} AI overviews` : '')
 
-interface ListQuery {
-  page: number
-  per_page: number
-  discovery_status?: DiscoveryStatus
-  is_active: boolean
-}
-
-export async function brandsRoutes(app: FastifyInstance): Promise<void> {
+export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/brands', { schema: listBrandsSchema }, async (request) => {
-    const query = request.query as ListQuery
-    const page = { page: query.page, perPage: query.per_page }
+    const { query } = request
+    const page = pageRequest(query, BRANDS_PER_PAGE)
     const { brands, totalItems } = await getBrands(
       request.db,
       request.auth.workspaceId,
-      { isActive: query.is_active, discoveryStatus: query.discovery_status },
+      // Ajv applied the schema default; the fallback only satisfies the optional type.
+      { isActive: query.is_active ?? IS_ACTIVE_DEFAULT, discoveryStatus: query.discovery_status },
       page,
     )
     const count = brands.length === totalItems ? `${totalItems}` : `${brands.length} of ${totalItems}`
@@ -40,22 +33,20 @@ export async function brandsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/brands/:brand_id', { schema: getBrandSchema }, async (request) => {
     const db = request.db
     const { workspaceId } = request.auth
-    const { brand_id } = request.params as { brand_id: string }
-    const filters = await resolveAnalyticsFilters(db, workspaceId, request.query as AnalyticsQuery)
-    const data = await getBrandDetail(db, workspaceId, brand_id, filters)
+    const filters = await resolveAnalyticsFilters(db, workspaceId, request.query)
+    const data = await getBrandDetail(db, workspaceId, request.params.brand_id, filters)
     if (!data) throw notFound('Brand')
     return { success: true as const, data }
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
-    const { brand, reanalysis } = await createBrand(request.db, request.auth.workspaceId, request.body as never)
+    const { brand, reanalysis } = await createBrand(request.db, request.auth.workspaceId, request.body)
     reply.status(201)
     return { success: true as const, data: brand, message: `Created brand "${brand.name}"${reanalysisNote(reanalysis)}` }
   })
 
   app.patch('/brands/:brand_id', updateBrandRoute, async (request) => {
-    const { brand_id } = request.params as { brand_id: string }
-    const { brand, reanalysis } = await updateBrand(request.db, request.auth.workspaceId, brand_id, request.body as never)
+    const { brand, reanalysis } = await updateBrand(request.db, request.auth.workspaceId, request.params.brand_id, request.body)
     return { success: true as const, data: brand, message: `Updated brand "${brand.name}"${reanalysisNote(reanalysis)}` }
   })
 }

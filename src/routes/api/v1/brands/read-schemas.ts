@@ -7,7 +7,7 @@ import {
   Page,
   PaginationWithNav,
   PerPage,
-  PROVIDERS,
+  ProviderName,
   Responses,
   UuidParam,
 } from '../../../../http/schemas.js'
@@ -25,6 +25,9 @@ export const BrandRecordSchema = Type.Object(
   { additionalProperties: false },
 )
 
+export const BRANDS_PER_PAGE = 50
+export const IS_ACTIVE_DEFAULT = true
+
 export const listBrandsSchema = {
   summary: 'List brands',
   description: "The workspace's brands matching the filters: its own (is_primary, listed first) and its competitors, then by name.",
@@ -32,9 +35,9 @@ export const listBrandsSchema = {
   querystring: Type.Object(
     {
       page: Page,
-      per_page: PerPage(50),
+      per_page: PerPage(BRANDS_PER_PAGE),
       discovery_status: Type.Optional(Type.Enum(['confirmed', 'suggested', 'rejected'], { description: 'Only brands with this discovery status' })),
-      is_active: Type.Optional(BooleanParam('Active (true, the default) or inactive (false) brands', true)),
+      is_active: Type.Optional(BooleanParam('Active (true, the default) or inactive (false) brands', IS_ACTIVE_DEFAULT)),
     },
     { additionalProperties: false },
   ),
@@ -82,7 +85,7 @@ export const BrandDetailSchema = Type.Object(
     by_provider: Type.Array(
       Type.Object(
         {
-          provider: Type.Enum([...PROVIDERS]),
+          provider: ProviderName,
           visibility_score: Metric.visibility_score,
           mention_count: Metric.mention_count,
           sentiment_avg: Metric.sentiment_avg,

@@ -1,5 +1,6 @@
 // Spec 4.2: four file exports and their metadata (statistics, manifest, schema).
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyError } from 'fastify'
 import { AppError } from '../../../../http/errors.js'
 import { errorHandler, isDatabaseUnavailable, toAppError } from '../../../../http/error-handler.js'
 import { finishScopedTransaction } from '../../../../auth/authenticate.js'
@@ -7,18 +8,18 @@ import { APP_ROLE, canUseAppRole } from '../../../../db/tenant-scope.js'
 import { createConcurrencyGate } from '../../../../exports/concurrency-gate.js'
 import { EXPORT_DEFINITIONS } from '../../../../exports/definitions/index.js'
 import { startExportDownload } from '../../../../exports/export-download.js'
-import { resolveExportFilters, type ExportQuery } from '../../../../exports/export-filters.js'
+import { resolveExportFilters } from '../../../../exports/export-filters.js'
 import { getExportManifest, getExportStatistics, renderExportSchema } from '../../../../exports/export-metadata.js'
 import { exportAccess, exportRouteSchemas } from './schemas.js'
 
-export async function exportsRoutes(app: FastifyInstance): Promise<void> {
+export const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Whatever step finds the database gone (the key lookup, the quota, the cursor), an
   // export answers export_unavailable with Retry-After, the code clients of exports expect.
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler<FastifyError>((error, request, reply) => {
     const appError = toAppError(error)
     if (isDatabaseUnavailable(error) || (appError.statusCode === 503 && appError.code === 'service_unavailable')) {
       return errorHandler(
-        new AppError(503, 'export_unavailable', 'Exports are unavailable right now (the database cannot be reached); retry shortly', { headers: { 'Retry-After': 5 } }) as never,
+        new AppError(503, 'export_unavailable', 'Exports are unavailable right now (the database cannot be reached); retry shortly', { headers: { 'Retry-After': 5 } }),
         request,
         reply,
       )
@@ -47,7 +48,7 @@ export async function exportsRoutes(app: FastifyInstance): Promise<void> {
         },
         request.auth.workspaceId,
         definition,
-        request.query as ExportQuery,
+        request.query,
       )
       // Finished, failed or abandoned by the client: the cursor and the slot go back now,
       // also when the client left while the export was being prepared.
@@ -57,17 +58,17 @@ export async function exportsRoutes(app: FastifyInstance): Promise<void> {
     })
 
     app.get(`${base}/statistics`, { schema: schemas.statistics, config }, async (request) => {
-      const filters = resolveExportFilters(request.query as ExportQuery)
+      const filters = resolveExportFilters(request.query)
       return { success: true as const, data: await getExportStatistics(request.db, request.auth.workspaceId, definition, filters) }
     })
 
     app.get(`${base}/manifest`, { schema: schemas.manifest, config }, async (request) => {
-      const filters = resolveExportFilters(request.query as ExportQuery)
+      const filters = resolveExportFilters(request.query)
       return { success: true as const, data: await getExportManifest(request.db, request.auth.workspaceId, definition, filters) }
     })
 
     app.get(`${base}/schema`, { schema: schemas.schema, config }, async (request, reply) => {
-      const { range } = resolveExportFilters(request.query as ExportQuery)
+      const { range } = resolveExportFilters(request.query)
       return reply.type('text/markdown; charset=utf-8').send(renderExportSchema(definition, range))
     })
   }

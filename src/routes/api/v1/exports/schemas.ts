@@ -1,4 +1,5 @@
-import { Type, type TSchema } from 'typebox'
+import type { Readable } from 'node:stream'
+import { Type, type TProperties } from 'typebox'
 import type { AccessRequirement } from '../../../../auth/scopes.js'
 import type { ExportDefinition } from '../../../../exports/export-types.js'
 import { BooleanParam, DateParam, Envelope, ErrorEnvelope, IsoDate, IsoDateTime, Models, Responses, Tags } from '../../../../http/schemas.js'
@@ -19,11 +20,21 @@ const formatOptions = {
   include_type_hints: Type.Optional(BooleanParam('true adds a second row with the column types (uuid, string, json, float, integer, date, datetime)', false)),
 }
 
-const query = (properties: Record<string, TSchema>) => Type.Object(properties, { additionalProperties: false })
+/**
+ * Parameters only some exports take. Typed as always there: each of them is optional, so a
+ * handler reading one that this export lacks just sees undefined (normalizeParams refuses
+ * it as unknown_parameter before that).
+ */
+const when = <Properties extends TProperties>(on: boolean, properties: Properties): Properties => (on ? properties : ({} as Properties))
+
+const query = <Properties extends TProperties>(properties: Properties) => Type.Object(properties, { additionalProperties: false })
+
+// A file is streamed (Fastify sends a stream as is, unserialized); OpenAPI shows text.
+const FileBody = Type.Unsafe<string | Readable>(Type.String())
 
 /** A non-JSON success body, documented per content type; errors stay JSON. */
 function fileResponses(description: string, contentTypes: string[]) {
-  const content = Object.fromEntries(contentTypes.map((type) => [type, { schema: Type.String() }]))
+  const content = Object.fromEntries(contentTypes.map((type) => [type, { schema: FileBody }]))
   return { 200: { description, content }, '4xx': ErrorEnvelope, '5xx': ErrorEnvelope }
 }
 
@@ -61,13 +72,13 @@ export function exportRouteSchemas(definition: ExportDefinition) {
       summary: `Download the ${type} export`,
       description: `${definition.summary} Counts against the export quota (10 downloads per rolling hour per workspace); the rate-limit headers report it.`,
       tags: ['exports'],
-      querystring: query({ ...filters, ...(definition.hasContentFilter ? hasContent : {}), ...(definition.formatOptions ? formatOptions : {}) }),
+      querystring: query({ ...filters, ...when(definition.hasContentFilter, hasContent), ...when(definition.formatOptions, formatOptions) }),
       response: fileResponses(definition.formatOptions ? 'CSV, or TSV with excel_compatible=true' : 'CSV', contentTypes),
     },
     statistics: {
       summary: `Row count and size estimate of the ${type} export`,
       tags: ['exports'],
-      querystring: query({ ...filters, ...(definition.hasContentFilter ? hasContent : {}) }),
+      querystring: query({ ...filters, ...when(definition.hasContentFilter, hasContent) }),
       response: Responses(Envelope(Statistics, { message: false })),
     },
     manifest: {

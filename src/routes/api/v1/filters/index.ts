@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { getFilterValues } from '../../../../queries/filters/get-filter-values.js'
 import { getFiltersSchema } from './schema.js'
 
-export async function filtersRoutes(app: FastifyInstance): Promise<void> {
+export const filtersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/filters', { schema: getFiltersSchema }, async (request) => {
     const data = await getFilterValues(request.db, request.auth.workspaceId)
     return {

@@ -1,48 +1,51 @@
-import { Type } from 'typebox'
-import { Envelope, PROVIDERS, Responses } from '../../../../http/schemas.js'
-import { MAX_BATCH_ITEMS } from '../../../../ingest/validate-items.js'
-
-const externalId = Type.String({ minLength: 1, maxLength: 200, description: 'Your id for the item; a second item with the same id is a duplicate, not an error (safe retries)' })
-
-export const ResponseItemSchema = Type.Object(
-  {
-    external_id: Type.Optional(externalId),
-    prompt_id: Type.String({ format: 'uuid', description: 'A prompt of this workspace' }),
-    provider: Type.Enum([...PROVIDERS]),
-    model: Type.String({ minLength: 1, maxLength: 200, description: 'Model id; added to the catalogue on first sight' }),
-    content: Type.String({ description: 'The answer text; may be empty (then sentiment is null)' }),
-    created_at: Type.String({ format: 'date-time', description: 'When the answer was produced, ISO 8601 with time zone' }),
-    citations: Type.Optional(
-      Type.Array(Type.Object({ url: Type.String(), title: Type.Optional(Type.Union([Type.String(), Type.Null()])) }, { additionalProperties: false }), {
-        description: "The provider's cited sources; URLs in the content are added too",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-)
-
-export const AioItemSchema = Type.Object(
-  {
-    external_id: Type.Optional(externalId),
-    prompt_id: Type.String({ format: 'uuid' }),
-    observed_at: Type.String({ format: 'date-time' }),
-    has_aio: Type.Boolean({ description: 'Whether the search result showed an AI overview' }),
-    overview_text: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: false },
-)
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
+import type { FastifySchemaCompiler } from 'fastify'
+import { Type, type TSchema } from 'typebox'
+import { AppError } from '../../../../http/errors.js'
+import { Envelope, Responses } from '../../../../http/schemas.js'
+import {
+  AioItemSchema,
+  MAX_BATCH_ITEMS,
+  MAX_DETAILS,
+  ResponseItemSchema,
+  validateAioItems,
+  validateBatchBody,
+  validateResponseItems,
+  type ProblemReport,
+} from '../../../../ingest/validate-items.js'
 
 const IngestResult = Envelope(Type.Object({ accepted: Type.Integer(), duplicates: Type.Integer() }, { additionalProperties: false }), { message: false })
 const access = { scopes: ['write:data' as const] }
 
-// The handler validates items itself so one 400 lists every bad item (Ajv would stop at
-// the first); the schema still documents the body.
+const batchRules = `At most ${MAX_BATCH_ITEMS} items per call, all-or-nothing: any invalid item gives 400 and nothing is stored; error.details lists the bad items (index, field, why), at most ${MAX_DETAILS} of them, and the message counts the rest.`
+
+/**
+ * The body is validated against its schema by validate-items, not by Ajv: Ajv stops at the
+ * first problem, while one answer should list every bad item (bounded). The querystring
+ * (empty: normalizeParams has refused any parameter) is checked by TypeBox too.
+ */
+function batchValidatorCompiler<T>(listName: string, validate: (items: readonly unknown[]) => ProblemReport<T>) {
+  const compiler: FastifySchemaCompiler<TSchema> = (route) => {
+    if (route.httpPart !== 'body') return TypeBoxValidatorCompiler(route)
+    return (body: unknown) => {
+      try {
+        return { value: { [listName]: validateBatchBody(body, listName, validate) } }
+      } catch (error) {
+        // Fastify turns a throw here into a 500: the 400 is handed back instead.
+        if (error instanceof AppError) return { error }
+        throw error
+      }
+    }
+  }
+  return compiler
+}
+
 export const ingestResponsesRoute = {
   config: { access },
-  attachValidation: true,
+  validatorCompiler: batchValidatorCompiler('responses', validateResponseItems),
   schema: {
     summary: 'Ingest AI responses',
-    description: `At most ${MAX_BATCH_ITEMS} items per call, all-or-nothing: any invalid item gives 400 listing every bad index and why, and nothing is stored. Each new response is analysed (mentions, positions, sentiment, citations). Scope write:data.`,
+    description: `${batchRules} Each new response is analysed (mentions, positions, sentiment, citations). Scope write:data.`,
     tags: ['ingestion'],
     querystring: Type.Object({}, { additionalProperties: false }),
     body: Type.Object({ responses: Type.Array(ResponseItemSchema, { maxItems: MAX_BATCH_ITEMS }) }, { additionalProperties: false }),
@@ -52,10 +55,10 @@ export const ingestResponsesRoute = {
 
 export const ingestAioRoute = {
   config: { access },
-  attachValidation: true,
+  validatorCompiler: batchValidatorCompiler('observations', validateAioItems),
   schema: {
     summary: 'Ingest AI-overview observations',
-    description: `Same rules as responses. Brands are found in overview_text, in order. Scope write:data.`,
+    description: `${batchRules} Brands are found in overview_text, in order. Scope write:data.`,
     tags: ['ingestion'],
     querystring: Type.Object({}, { additionalProperties: false }),
     body: Type.Object({ observations: Type.Array(AioItemSchema, { maxItems: MAX_BATCH_ITEMS }) }, { additionalProperties: false }),

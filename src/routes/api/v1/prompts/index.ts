@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { paginationPlain } from '../../../../http/pagination.js'
 import { createPrompt, updatePrompt } from '../../../../manage/prompts.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getPromptDetail } from '../../../../queries/prompts/get-prompt-detail.js'
 import { getPromptPerformance } from '../../../../queries/prompts/get-prompt-performance.js'
-import { getPromptSchema, getPromptsSchema, type PromptDetailQuery, type PromptListQuery } from './read-schemas.js'
+import { getPromptSchema, getPromptsSchema } from './read-schemas.js'
 import { createPromptRoute, updatePromptRoute } from './write-schemas.js'
 
-export async function promptsRoutes(app: FastifyInstance): Promise<void> {
+export const promptsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/prompts', { schema: getPromptsSchema }, async (request) => {
-    const query = request.query as PromptListQuery
+    const { query } = request
     const { workspaceId } = request.auth
     const filters = await resolveAnalyticsFilters(request.db, workspaceId, query)
     // DESIGN §4: per_page given → pages of that size; absent → everything on one page.
@@ -22,22 +22,20 @@ export async function promptsRoutes(app: FastifyInstance): Promise<void> {
   })
 
   app.get('/prompts/:prompt_id', { schema: getPromptSchema }, async (request) => {
-    const { prompt_id } = request.params as { prompt_id: string }
-    const query = request.query as PromptDetailQuery
+    const { params: { prompt_id }, query } = request
     const filters = await resolveAnalyticsFilters(request.db, request.auth.workspaceId, query)
     const data = await getPromptDetail(request.db, request.auth.workspaceId, prompt_id, filters)
     return { success: true as const, data }
   })
 
   app.post('/prompts', createPromptRoute, async (request, reply) => {
-    const prompt = await createPrompt(request.db, request.auth.workspaceId, request.body as never)
+    const prompt = await createPrompt(request.db, request.auth.workspaceId, request.body)
     reply.status(201)
     return { success: true as const, data: prompt, message: 'Created prompt' }
   })
 
   app.patch('/prompts/:prompt_id', updatePromptRoute, async (request) => {
-    const { prompt_id } = request.params as { prompt_id: string }
-    const prompt = await updatePrompt(request.db, request.auth.workspaceId, prompt_id, request.body as never)
+    const prompt = await updatePrompt(request.db, request.auth.workspaceId, request.params.prompt_id, request.body)
     return { success: true as const, data: prompt, message: 'Updated prompt' }
   })
 }

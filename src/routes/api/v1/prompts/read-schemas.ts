@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { AnalyticsFilters, Envelope, IsoDate, IsoDateTime, Page, PaginationPlain, Responses, UuidParam } from '../../../../http/schemas.js'
 
 // No default here on purpose: an absent per_page means "every prompt on one page" (DESIGN §4).
@@ -15,7 +15,6 @@ export const PromptListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
-export type PromptListQuery = Static<typeof PromptListQuery>
 
 const PromptRecord = Type.Object(
   {
@@ -44,7 +43,6 @@ export const getPromptsSchema = {
 }
 
 export const PromptDetailQuery = Type.Object({ ...AnalyticsFilters }, { additionalProperties: false })
-export type PromptDetailQuery = Static<typeof PromptDetailQuery>
 
 const PeriodMetrics = Type.Object(
   {

@@ -1,16 +1,15 @@
-import type { FastifyInstance } from 'fastify'
-import { paginationMinimal } from '../../../../http/pagination.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { pageRequest, paginationMinimal } from '../../../../http/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getResponsePreviews } from '../../../../queries/responses/get-response-previews.js'
-import { getResponsesSchema, type ResponsesQuery } from './schemas.js'
+import { getResponsesSchema, RESPONSES_PER_PAGE } from './schemas.js'
 
-export async function responsesRoutes(app: FastifyInstance): Promise<void> {
+export const responsesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/responses', { schema: getResponsesSchema }, async (request) => {
-    const query = request.query as ResponsesQuery
+    const { query } = request
     const { workspaceId } = request.auth
     const filters = await resolveAnalyticsFilters(request.db, workspaceId, query)
-    // Ajv has applied the schema defaults.
-    const page = { page: query.page!, perPage: query.per_page! }
+    const page = pageRequest(query, RESPONSES_PER_PAGE)
     const { responses, totalItems } = await getResponsePreviews(request.db, workspaceId, filters, { hasContent: query.has_content, page })
     return { success: true as const, data: { responses, pagination: paginationMinimal(page, totalItems) } }
   })

@@ -1,16 +1,17 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { AnalyticsFilters, BooleanParam, Envelope, IsoDateTime, Page, PaginationMinimal, PerPage, Responses } from '../../../../http/schemas.js'
+
+export const RESPONSES_PER_PAGE = 20
 
 export const ResponsesQuery = Type.Object(
   {
     ...AnalyticsFilters,
     has_content: Type.Optional(BooleanParam('true: only responses with text; false: only empty ones. Absent: both.')),
     page: Page,
-    per_page: PerPage(20),
+    per_page: PerPage(RESPONSES_PER_PAGE),
   },
   { additionalProperties: false },
 )
-export type ResponsesQuery = Static<typeof ResponsesQuery>
 
 const ResponseRecord = Type.Object(
   {

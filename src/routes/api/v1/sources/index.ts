@@ -1,16 +1,16 @@
-import type { FastifyInstance } from 'fastify'
-import { paginationWithNav } from '../../../../http/pagination.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getSources } from '../../../../queries/sources/get-sources.js'
-import { getSourcesSchema, type SourcesQuery } from './schemas.js'
+import { getSourcesSchema, SOURCES_PER_PAGE } from './schemas.js'
 
-export async function sourcesRoutes(app: FastifyInstance): Promise<void> {
+export const sourcesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sources', { schema: getSourcesSchema }, async (request) => {
-    const query = request.query as SourcesQuery
+    const { query } = request
     const db = request.db
     const workspaceId = request.auth.workspaceId
     const filters = await resolveAnalyticsFilters(db, workspaceId, query)
-    const page = { page: query.page, perPage: query.per_page }
+    const page = pageRequest(query, SOURCES_PER_PAGE)
     const { sources, totalItems } = await getSources(db, workspaceId, filters, { ...page, promptId: query.prompt_template_id })
     return {
       success: true as const,

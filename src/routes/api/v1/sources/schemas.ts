@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { AnalyticsFilters, Envelope, IsoDate, IsoDateTime, Page, PaginationWithNav, PerPage, Responses, UuidParam } from '../../../../http/schemas.js'
 
 export const SOURCE_TYPES = ['owned', 'competitor', 'ugc', 'reference', 'institutional', 'editorial', 'other'] as const
@@ -21,17 +21,17 @@ export const SourceSchema = Type.Object(
   { additionalProperties: false },
 )
 
+export const SOURCES_PER_PAGE = 20
+
 export const SourcesQuery = Type.Object(
   {
     ...AnalyticsFilters,
     prompt_template_id: Type.Optional(UuidParam('Only responses to this prompt template; an id that is not in this workspace gives 404.')),
     page: Page,
-    per_page: PerPage(20),
+    per_page: PerPage(SOURCES_PER_PAGE),
   },
   { additionalProperties: false },
 )
-/** page and per_page always hold a value after Ajv applied the defaults. */
-export type SourcesQuery = Static<typeof SourcesQuery> & { page: number; per_page: number }
 
 export const getSourcesSchema = {
   summary: 'Cited domains',

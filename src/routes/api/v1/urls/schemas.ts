@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import {
   AnalyticsFilters,
   Envelope,
@@ -7,7 +7,7 @@ import {
   PaginationPlain,
   PaginationWithNav,
   PerPage,
-  PROVIDERS,
+  ProviderName,
   Responses,
   UuidParam,
 } from '../../../../http/schemas.js'
@@ -27,32 +27,32 @@ export const DetailedUrlSchema = Type.Object(
   {
     ...urlFields,
     daily_chart: DailyChart,
-    providers_citing: Type.Array(Type.Enum([...PROVIDERS]), { description: 'AI providers that cited the URL in the period, sorted' }),
+    providers_citing: Type.Array(ProviderName, { description: 'AI providers that cited the URL in the period, sorted' }),
   },
   { additionalProperties: false },
 )
+
+export const URLS_PER_PAGE = 20
 
 export const UrlsQuery = Type.Object(
   {
     ...AnalyticsFilters,
     source_id: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'A source domain as /sources lists it (e.g. example.com); only URLs of that domain.' })),
     page: Page,
-    per_page: PerPage(20),
+    per_page: PerPage(URLS_PER_PAGE),
   },
   { additionalProperties: false },
 )
-export type UrlsQuery = Static<typeof UrlsQuery> & { page: number; per_page: number }
 
 export const UrlsDetailedQuery = Type.Object(
   {
     ...AnalyticsFilters,
     prompt_template_id: Type.Optional(UuidParam('Only responses to this prompt template; an id that is not in this workspace gives 404.')),
     page: Page,
-    per_page: PerPage(20),
+    per_page: PerPage(URLS_PER_PAGE),
   },
   { additionalProperties: false },
 )
-export type UrlsDetailedQuery = Static<typeof UrlsDetailedQuery> & { page: number; per_page: number }
 
 export const getUrlsSchema = {
   summary: 'Cited URLs',
