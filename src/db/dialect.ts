@@ -105,6 +105,7 @@ function lockDataDir(dataDir: string): () => void {
       if (pid && pid !== process.pid && isAlive(pid)) {
         throw new Error(
           `The embedded database in ${dataDir} is in use by process ${pid} (probably "beacon serve"). Stop it first, or point both at a PostgreSQL server with DATABASE_URL.`,
+          { cause: error },
         )
       }
       rmSync(path, { force: true }) // stale lock of a process that is gone
@@ -139,7 +140,7 @@ const lastRefreshed = new WeakMap<object, number>()
  * writes and before long reads; with `throttle`, at most once every 10 s. On a
  * PostgreSQL server it does nothing: autovacuum is there.
  */
-export async function refreshPlannerStatistics(database: { db: Kysely<any>; backend: Backend }, options: { throttle?: boolean } = {}): Promise<string[]> {
+export async function refreshPlannerStatistics<DB>(database: { db: Kysely<DB>; backend: Backend }, options: { throttle?: boolean } = {}): Promise<string[]> {
   if (database.backend !== 'pglite') return []
   const now = Date.now()
   if (options.throttle && now - (lastRefreshed.get(database.db) ?? 0) < THROTTLE_MS) return []

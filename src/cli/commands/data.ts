@@ -83,7 +83,7 @@ async function importJsonLines(path: string, out: Output, ingest: Ingest, unit: 
       bar.stop()
       if (error instanceof AppError && Array.isArray(error.details)) {
         const lines = (error.details as { index: number; field: string; message: string }[]).slice(0, 20).map((d) => `  line ${batchLines[d.index]}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
-        throw new Error(`Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`)
+        throw new Error(`Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`, { cause: error })
       }
       throw error
     }
