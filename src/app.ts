@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
 import type { DatabaseHandle } from './db/database.js'
 import { errorHandler } from './http/error-handler.js'
+import { registerStrictJsonParser } from './http/json-body.js'
 import { AppError, errorBody } from './http/errors.js'
 import { normalizeParams } from './http/normalize-params.js'
 import { parseQueryString } from './http/query-values.js'
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  registerStrictJsonParser(app)
   app.decorate('config', config)
   app.decorate('database', database)
 
@@ -131,7 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema
     if (!schema) return
-    if (schema.querystring) {
+    // API routes without a query schema take no query parameters: any one is unknown.
+    if (schema.querystring || request.routeOptions.url?.startsWith('/api/')) {
       request.query = normalizeParams((request.query ?? {}) as Record<string, unknown>, schema.querystring as never, 'query')
     }
     if (schema.params) request.params = normalizeParams(request.params as Record<string, unknown>, schema.params as never, 'path')

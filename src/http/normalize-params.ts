@@ -70,9 +70,11 @@ const truncate = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}.
 
 export function normalizeParams(raw: Record<string, unknown>, schema: JsonSchema | undefined, location: 'query' | 'path'): Record<string, unknown> {
   const properties = schema?.properties ?? {}
-  const out: Record<string, unknown> = {}
+  // Own properties only: `properties.constructor` or `.__proto__` would otherwise find
+  // Object.prototype's members and treat `?constructor=1` as a known parameter.
+  const out: Record<string, unknown> = Object.create(null)
   for (const [name, value] of Object.entries(raw)) {
-    const propertySchema = properties[name]
+    const propertySchema = Object.hasOwn(properties, name) ? properties[name] : undefined
     if (!propertySchema) {
       const allowed = Object.keys(properties)
       throw new AppError(400, 'unknown_parameter', `Unknown parameter "${truncate(name)}". ${allowed.length ? `Allowed parameters: ${allowed.join(', ')}` : `This endpoint takes no ${location} parameters`}`, { param: name })
