@@ -40,13 +40,18 @@ export async function ensureTestDatabase(url: string): Promise<void> {
     // 42P04 duplicate_database; 23505 when two sessions insert the same pg_database row at once.
     const code = pgCode(error)
     if (code === '42P04' || code === '23505') return
-    throw new Error(`TEST_DATABASE_URL: database "${name}" does not exist on ${where} and could not be created (${errorText(error)}). Create it (createdb ${name}) or use a user that may.`, {
-      cause: error,
-    })
+    throw new Error(
+      `TEST_DATABASE_URL: database "${name}" does not exist on ${where} and could not be created (${errorText(error)}). Create it (createdb ${name}) or use a user that may.`,
+      {
+        cause: error,
+      },
+    )
   }
 }
 
 const pgCode = (error: unknown): string | undefined => (error && typeof error === 'object' && 'code' in error ? String(error.code) : undefined)
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)) || String(pgCode(error))
 const unreachable = (where: string, error: unknown) =>
-  new Error(`TEST_DATABASE_URL: cannot use PostgreSQL at ${where} (${errorText(error)}). Start it, fix the URL, or unset TEST_DATABASE_URL to test on PGlite only.`, { cause: error })
+  new Error(`TEST_DATABASE_URL: cannot use PostgreSQL at ${where} (${errorText(error)}). Start it, fix the URL, or unset TEST_DATABASE_URL to test on PGlite only.`, {
+    cause: error,
+  })
