@@ -30,7 +30,6 @@ const get = (path: string, key?: string) => new Promise<number>((resolve, reject
 })
 let done = false
 const health: number[] = [], reads: number[] = []
-const t0 = performance.now()
 const exp = get('/api/v1/exports/chat-responses?date_from=2026-05-01&date_to=2026-06-30', a.key).then((ms) => { done = true; return ms })
 const poll = (async () => { while (!done) { health.push(await get('/healthz')); await new Promise(r => setTimeout(r, 20)) } })()
 const poll2 = (async () => { while (!done) { reads.push(await get('/api/v1/filters', b.key)); await new Promise(r => setTimeout(r, 50)) } })()

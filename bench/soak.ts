@@ -152,24 +152,31 @@ function requestMix(catalogue: Catalogue, count: number): { route: string; path:
 
 // ---------------------------------------------------------------- server helpers
 
-async function getJson(base: string, key: string, path: string): Promise<any> {
+async function getJson<T>(base: string, key: string, path: string): Promise<{ data: T }> {
   const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(30_000) })
   if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
-  return response.json()
+  return (await response.json()) as { data: T }
+}
+
+interface FiltersData {
+  brands: { id: string }[]
+  providers: string[]
+  models: { id: string }[]
+  tags: string[]
 }
 
 async function catalogueOf(base: string, key: string): Promise<Catalogue> {
-  const filters = (await getJson(base, key, '/api/v1/filters')).data
-  const brandIds = filters.brands.map((b: { id: string }) => b.id)
-  const prompts = (await getJson(base, key, `/api/v1/prompts?brand_id=${brandIds[0]}`)).data.prompts
-  const sources = (await getJson(base, key, '/api/v1/sources?start_date=' + addDays(todayUtc(), -90) + '&per_page=50')).data.sources
+  const filters = (await getJson<FiltersData>(base, key, '/api/v1/filters')).data
+  const brandIds = filters.brands.map((b) => b.id)
+  const prompts = (await getJson<{ prompts: { id: string }[] }>(base, key, `/api/v1/prompts?brand_id=${brandIds[0]}`)).data.prompts
+  const sources = (await getJson<{ sources: { domain: string }[] }>(base, key, '/api/v1/sources?start_date=' + addDays(todayUtc(), -90) + '&per_page=50')).data.sources
   return {
     brandIds,
-    promptIds: prompts.map((p: { id: string }) => p.id),
+    promptIds: prompts.map((p) => p.id),
     providers: filters.providers,
-    modelIds: filters.models.map((m: { id: string }) => m.id),
+    modelIds: filters.models.map((m) => m.id),
     tags: filters.tags,
-    domains: sources.map((s: { domain: string }) => s.domain),
+    domains: sources.map((s) => s.domain),
   }
 }
 
@@ -284,7 +291,7 @@ async function main(): Promise<number> {
   log(`soak: server pid ${server.pid} at ${server.url}; demo ${demo.responses} responses, ${demo.observations} AI overviews, seeded in ${round((performance.now() - seedStarted) / 1000)} s`)
 
   const catalogue = await catalogueOf(server.url, demo.key)
-  const prompts = (await getJson(server.url, demo.key, `/api/v1/prompts?brand_id=${catalogue.brandIds[0]}`)).data.prompts as { id: string; text: string }[]
+  const prompts = (await getJson<{ prompts: { id: string; text: string }[] }>(server.url, demo.key, `/api/v1/prompts?brand_id=${catalogue.brandIds[0]}`)).data.prompts
   const promptIdByText = new Map(prompts.map((p) => [p.text, p.id]))
 
   // Every variant is checked once: a 4xx means a bad variant (dropped, listed), a 5xx fails the run.

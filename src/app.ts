@@ -1,6 +1,6 @@
 // Builds the whole application. server.ts only listens; tests build the same app.
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -8,9 +8,11 @@ import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
 import type { DatabaseHandle } from './db/database.js'
 import { errorHandler } from './http/error-handler.js'
+import { registerStrictJsonParser } from './http/json-body.js'
 import { AppError, errorBody } from './http/errors.js'
 import { normalizeParams } from './http/normalize-params.js'
 import { parseQueryString } from './http/query-values.js'
+import { REDACTED, redactUrl } from './http/redact.js'
 import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
 import { canUseAppRole } from './db/tenant-scope.js'
@@ -72,14 +74,18 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options
+  // Keys must never reach the logs: not from the Authorization header, whatever serializer a
+  // plugin uses, nor from a URL where a client put one (?api_key=bvk_…). Applied to a logger
+  // a caller passes too.
+  const logging = {
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: REDACTED },
+    serializers: {
+      req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+    },
+  }
   const app = Fastify({
-    logger:
-      options.logger ??
-      ({
-        level: config.logLevel,
-        // Keys must never reach the logs, whatever serializer a plugin uses.
-        redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
-      } as Record<string, unknown>),
+    logger: options.logger === false ? false : options.logger === true || options.logger === undefined ? logging : { ...logging, ...options.logger },
     bodyLimit: config.bodyLimitBytes,
     // Slow clients cannot hold connections: the whole request must arrive within
     // requestTimeoutMs (headers within half of it, at most 20 s), idle sockets close.
@@ -113,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  registerStrictJsonParser(app)
   app.decorate('config', config)
   app.decorate('database', database)
 
@@ -125,7 +132,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema
     if (!schema) return
-    if (schema.querystring) {
+    // API routes without a query schema take no query parameters: any one is unknown.
+    if (schema.querystring || request.routeOptions.url?.startsWith('/api/')) {
       request.query = normalizeParams(request.query ?? {}, schema.querystring, 'query')
     }
     if (schema.params) request.params = normalizeParams(request.params, schema.params, 'path')

@@ -1,19 +1,21 @@
 // The `beacon` command. Exit codes: 0 ok, 1 failed while running, 2 bad arguments.
-import { Command, CommanderError } from 'commander'
-import { ConfigError } from '../config.js'
+import { Command } from 'commander'
 import { demoLines, registerDataCommands, runDemoSeed } from './commands/data.js'
 import { registerKeyCommands } from './commands/key.js'
 import { registerServeCommands } from './commands/serve.js'
 import { registerWorkspaceCommands } from './commands/workspace.js'
-import { exitCodeFor, UsageError } from './output.js'
+import { reportFailure } from './output.js'
 
-export function buildProgram(): Command {
+export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = new Command()
   program
     .name('beacon')
     .description('Beacon: self-hostable AI brand visibility analytics')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
+  // With --json, argument errors are reported once, as JSON, by runCli. Set before the
+  // subcommands are added: they copy it.
+  if (options.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined })
   registerServeCommands(program, {
     seedDemo: async (database, out) => {
       const result = await runDemoSeed(database.db, out)
@@ -33,18 +35,12 @@ export function buildProgram(): Command {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
+  const json = argv.includes('--json')
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' })
+    await buildProgram({ json }).parseAsync(argv, { from: 'user' })
     return 0
   } catch (error) {
-    if (error instanceof CommanderError) return exitCodeFor(error)
-    const message = error instanceof Error ? error.message : String(error)
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`beacon: ${message}\n`)
-      return 2
-    }
-    process.stderr.write(`beacon: ${message}\n`)
-    return 1
+    return reportFailure(error, json)
   }
 }
 

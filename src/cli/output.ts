@@ -1,6 +1,8 @@
 // Every command prints either friendly text or, with --json, one JSON document on stdout.
-// Progress and hints go to stderr so --json output stays parseable.
+// Progress, hints and errors go to stderr so --json output stays parseable.
 import { CommanderError } from 'commander'
+import { ConfigError } from '../config.js'
+import { AppError } from '../http/errors.js'
 
 export class UsageError extends Error {}
 
@@ -25,11 +27,34 @@ export function createOutput(json: boolean): Output {
   }
 }
 
-/** Exit codes: 0 ok, 1 failure while running, 2 bad arguments. */
+/** Exit codes: 0 ok, 1 failure while running, 2 bad arguments (also a value the service refuses, like a bad domain). */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return 2
+  if (error instanceof UsageError || error instanceof ConfigError) return 2
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+  if (error instanceof AppError && error.statusCode < 500) return 2
   return 1
+}
+
+/**
+ * Reports a failed command on stderr and returns its exit code. With --json the report is
+ * the API's error envelope, `{"success": false, "error": {"code", "message"}}`, so scripts
+ * read one format; stdout stays empty, as it carries only results.
+ */
+export function reportFailure(error: unknown, json: boolean): number {
+  const exitCode = exitCodeFor(error)
+  if (exitCode === 0) return 0
+  const commander = error instanceof CommanderError
+  // Commander has already printed its own message unless --json silenced it.
+  if (commander && !json) return exitCode
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^error: /, '')
+  if (!json) {
+    process.stderr.write(`beacon: ${message}\n`)
+    return exitCode
+  }
+  const code = error instanceof AppError ? error.code : exitCode === 2 ? 'invalid_argument' : 'command_failed'
+  const param = error instanceof AppError && error.param ? { param: error.param } : {}
+  process.stderr.write(`${JSON.stringify({ success: false, error: { code, message, ...param } })}\n`)
+  return exitCode
 }
 
 export function table(rows: Record<string, unknown>[], columns: string[]): string[] {

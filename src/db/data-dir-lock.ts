@@ -100,6 +100,7 @@ export function lockDataDir(dataDir: string): () => void {
       if (holder && holder.pid !== process.pid && holderIsRunning(holder, { bootId: me.bootId, startTicksOf: processStartTicks, isAlive })) {
         throw new Error(
           `The embedded database in ${dataDir} is in use by process ${holder.pid} (probably "beacon serve"). Stop it first, or point both at a PostgreSQL server with DATABASE_URL.`,
+          { cause: error },
         )
       }
       rmSync(path, { force: true }) // stale: its process is gone, or the pid now belongs to another

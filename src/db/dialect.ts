@@ -99,7 +99,7 @@ const lastRefreshed = new WeakMap<object, number>()
  * writes and before long reads; with `throttle`, at most once every 10 s. On a
  * PostgreSQL server it does nothing: autovacuum is there.
  */
-export async function refreshPlannerStatistics(database: { db: Kysely<any>; backend: Backend }, options: { throttle?: boolean } = {}): Promise<string[]> {
+export async function refreshPlannerStatistics<DB>(database: { db: Kysely<DB>; backend: Backend }, options: { throttle?: boolean } = {}): Promise<string[]> {
   if (database.backend !== 'pglite') return []
   const now = Date.now()
   if (options.throttle && now - (lastRefreshed.get(database.db) ?? 0) < THROTTLE_MS) return []

@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely'
 import * as initialSchema from './migrations/0001-initial-schema.js'
 import * as dailyRollups from './migrations/0003-daily-rollups.js'
 import * as rowLevelSecurity from './migrations/0004-row-level-security.js'
@@ -8,6 +8,7 @@ import * as citationRollups from './migrations/0007-citation-rollups.js'
 import * as monthlyRollups from './migrations/0008-monthly-rollups.js'
 import * as workspaceByKeyHash from './migrations/0009-workspace-by-key-hash.js'
 import * as coveringCitationDomainIndex from './migrations/0010-covering-citation-domain-index.js'
+import type { DB } from './database.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -34,7 +35,7 @@ export interface MigrationReport {
   applied: string[]
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
+export async function migrateToLatest(db: DB): Promise<MigrationReport> {
   // The bookkeeping tables live in the schema being migrated, so databases that use one
   // schema per tenant or per test (search_path) never see each other's migrations.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)

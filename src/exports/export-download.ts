@@ -8,7 +8,7 @@ import { AppError } from '../http/errors.js'
 import type { ConcurrencyGate } from './concurrency-gate.js'
 import { createExportWriter, type ExportWriter } from './csv-writer.js'
 import { resolveExportFilters, type ExportQuery } from './export-filters.js'
-import { quotaHeaders, takeExportSlot } from './export-quota.js'
+import { peekExportQuota, quotaHeaders, takeExportSlot } from './export-quota.js'
 import type { ExportDefinition } from './export-types.js'
 import { openRowStream, type RowStream } from './row-stream.js'
 
@@ -83,9 +83,7 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
     closing ??= rows.close().finally(releaseSlot)
     return closing
   }
-  const excel = definition.formatOptions && query.excel_compatible === true
-  const writer = createExportWriter(definition.columns, { format: excel ? 'tsv' : 'csv', typeHints: definition.formatOptions && query.include_type_hints === true })
-  const filename = `${definition.type}_${filters.range.start}_${filters.range.end}.${writer.extension}`
+  const writer = exportWriter(definition, query)
   let stallTimer: NodeJS.Timeout | undefined
   const watch = {
     // Armed only while a chunk waits for the client, so a slow query is never taken for a stall.
@@ -103,16 +101,38 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
     clearTimeout(stallTimer)
     void close()
   })
+  return { headers: fileHeaders(definition, filters, writer, limitHeaders), body, close }
+}
+
+/**
+ * HEAD of a file export: the headers a download would carry, with the quota as it stands.
+ * Takes no quota slot and no gate slot, and reads no rows (clients and proxies send HEAD
+ * to probe a link; that must not cost a download).
+ */
+export async function describeExportDownload(db: DB, workspaceId: string, definition: ExportDefinition, query: ExportQuery, quotaPerHour: number): Promise<Record<string, string | number>> {
+  const filters = resolveExportFilters(query)
+  const state = await peekExportQuota(db, workspaceId, quotaPerHour)
+  return fileHeaders(definition, filters, exportWriter(definition, query), quotaHeaders(state))
+}
+
+function exportWriter(definition: ExportDefinition, query: ExportQuery): ExportWriter {
+  const excel = definition.formatOptions && query.excel_compatible === true
+  return createExportWriter(definition.columns, { format: excel ? 'tsv' : 'csv', typeHints: definition.formatOptions && query.include_type_hints === true })
+}
+
+function fileHeaders(
+  definition: ExportDefinition,
+  filters: ReturnType<typeof resolveExportFilters>,
+  writer: ExportWriter,
+  limitHeaders: Record<string, string | number>,
+): Record<string, string | number> {
+  const filename = `${definition.type}_${filters.range.start}_${filters.range.end}.${writer.extension}`
   return {
-    headers: {
-      'Content-Type': writer.contentType,
-      'Content-Disposition': `attachment; filename="${filename}"`,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...limitHeaders,
-    },
-    body,
-    close,
+    'Content-Type': writer.contentType,
+    'Content-Disposition': `attachment; filename="${filename}"`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...limitHeaders,
   }
 }
 

@@ -42,16 +42,7 @@ export async function takeExportSlot(db: DB, workspaceId: string, exportType: st
   try {
     outcome = await inTransaction(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${`beacon:export-quota:${workspaceId}`}, 0))`.execute(trx)
-      // clock_timestamp(), not now(): the transaction may have waited for the lock.
-      const { rows } = await sql<{ used: number; now: Date; oldest_wait: number | null }>`
-        with clock as (select clock_timestamp() as now)
-        select count(e.id) as used, clock.now,
-          ceil(extract(epoch from min(e.created_at) + make_interval(secs => ${QUOTA_WINDOW_SECONDS}) - clock.now)) as oldest_wait
-        from clock
-        left join export_log e on e.workspace_id = ${workspaceId} and e.created_at > clock.now - make_interval(secs => ${QUOTA_WINDOW_SECONDS})
-        group by clock.now`.execute(trx)
-      const { used, now, oldest_wait } = rows[0]
-      const count = Number(used)
+      const { used: count, now, oldest_wait } = await windowUsage(trx, workspaceId)
       if (count >= limit) {
         return { allowed: false, state: { limit, remaining: 0, resetSeconds: Math.max(1, Number(oldest_wait)) } }
       }
@@ -62,20 +53,53 @@ export async function takeExportSlot(db: DB, workspaceId: string, exportType: st
       return { allowed: true, state: { limit, remaining, resetSeconds } }
     })
   } catch (error) {
-    const unavailable = new AppError(503, 'export_unavailable', `Exports are unavailable right now (the export quota could not be checked); retry in ${UNAVAILABLE_RETRY_SECONDS} s`, {
-      headers: { 'Retry-After': UNAVAILABLE_RETRY_SECONDS },
-    })
-    // Kept for the error log; the response body never carries it.
-    throw Object.assign(unavailable, { cause: error })
+    throw quotaUnavailable(error)
   }
-  if (!outcome.allowed) {
-    const { state } = outcome
-    throw new AppError(
-      429,
-      'export_quota_exceeded',
-      `Export limit reached: ${limit} file downloads per hour per workspace, shared by all its keys; retry in ${state.resetSeconds} s (statistics, manifest and schema do not count)`,
-      { headers: { ...quotaHeaders(state), 'Retry-After': state.resetSeconds } },
-    )
-  }
+  if (!outcome.allowed) throw quotaExceeded(outcome.state)
   return outcome.state
+}
+
+/**
+ * The quota as a download would find it, taking nothing: for HEAD, which must never use
+ * up a slot. Throws like takeExportSlot when the window is full or the store unreachable.
+ */
+export async function peekExportQuota(db: DB, workspaceId: string, limit: number): Promise<QuotaState> {
+  let usage: Awaited<ReturnType<typeof windowUsage>>
+  try {
+    usage = await windowUsage(db, workspaceId)
+  } catch (error) {
+    throw quotaUnavailable(error)
+  }
+  if (usage.used >= limit) throw quotaExceeded({ limit, remaining: 0, resetSeconds: Math.max(1, Number(usage.oldest_wait)) })
+  return { limit, remaining: limit - usage.used, resetSeconds: 0 }
+}
+
+/** Downloads in the window ending now, and seconds until the oldest of them leaves it. */
+async function windowUsage(db: DB, workspaceId: string): Promise<{ used: number; now: Date; oldest_wait: number | null }> {
+  // clock_timestamp(), not now(): the transaction may have waited for the lock.
+  const { rows } = await sql<{ used: number; now: Date; oldest_wait: number | null }>`
+    with clock as (select clock_timestamp() as now)
+    select count(e.id) as used, clock.now,
+      ceil(extract(epoch from min(e.created_at) + make_interval(secs => ${QUOTA_WINDOW_SECONDS}) - clock.now)) as oldest_wait
+    from clock
+    left join export_log e on e.workspace_id = ${workspaceId} and e.created_at > clock.now - make_interval(secs => ${QUOTA_WINDOW_SECONDS})
+    group by clock.now`.execute(db)
+  return { ...rows[0], used: Number(rows[0].used) }
+}
+
+function quotaUnavailable(error: unknown): AppError {
+  const unavailable = new AppError(503, 'export_unavailable', `Exports are unavailable right now (the export quota could not be checked); retry in ${UNAVAILABLE_RETRY_SECONDS} s`, {
+    headers: { 'Retry-After': UNAVAILABLE_RETRY_SECONDS },
+  })
+  // Kept for the error log; the response body never carries it.
+  return Object.assign(unavailable, { cause: error })
+}
+
+function quotaExceeded(state: QuotaState): AppError {
+  return new AppError(
+    429,
+    'export_quota_exceeded',
+    `Export limit reached: ${state.limit} file downloads per hour per workspace, shared by all its keys; retry in ${state.resetSeconds} s (statistics, manifest and schema do not count)`,
+    { headers: { ...quotaHeaders(state), 'Retry-After': state.resetSeconds } },
+  )
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, errorBody, type ErrorCode } from './errors.js'
+import { redactSecrets } from './redact.js'
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'invalid_parameter',
@@ -112,9 +113,10 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
     appError = new AppError(503, 'service_unavailable', 'The database is unavailable; retry shortly', { headers: { 'Retry-After': 5 } })
   }
   // An outage answers thousands of requests with 503: one warn line each, not a stack.
+  // Messages may quote what the client sent, which may be a key in the wrong place.
   if (appError.statusCode === 503) request.log.warn({ code: appError.code, cause: (error as { code?: string }).code ?? error.message }, appError.message)
   else if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
-  else request.log.info({ code: appError.code, status: appError.statusCode }, appError.message)
+  else request.log.info({ code: appError.code, status: appError.statusCode }, redactSecrets(appError.message))
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value)
   reply.status(appError.statusCode).type('application/json; charset=utf-8').send(errorBody(appError, request.id))
 }

@@ -40,7 +40,7 @@ function rangeMessage(name: string, schema: JsonSchema): string {
   return `${name} must be a whole number`
 }
 
-function scalar(name: string, raw: string, schema: JsonSchema, location: 'query' | 'path'): unknown {
+function scalar(name: string, raw: string, schema: JsonSchema): unknown {
   const type = typeOf(schema)
   if (type === 'integer' || type === 'number') {
     const value = parseIntegerValue(raw)
@@ -77,12 +77,14 @@ export function normalizeParams(rawValues: unknown, routeSchema: unknown, locati
   const schema = isSchemaObject(routeSchema) ? routeSchema : undefined
   const raw = isRecord(rawValues) ? rawValues : {}
   const properties = schema?.properties ?? {}
-  const out: Record<string, unknown> = {}
+  // Own properties only: `properties.constructor` or `.__proto__` would otherwise find
+  // Object.prototype's members and treat `?constructor=1` as a known parameter.
+  const out: Record<string, unknown> = Object.create(null)
   for (const [name, value] of Object.entries(raw)) {
-    const propertySchema = properties[name]
+    const propertySchema = Object.hasOwn(properties, name) ? properties[name] : undefined
     if (!propertySchema) {
       const allowed = Object.keys(properties)
-      throw new AppError(400, 'unknown_parameter', `Unknown parameter "${truncate(name)}". ${allowed.length ? `Allowed parameters: ${allowed.join(', ')}` : 'This endpoint takes no query parameters'}`, { param: name })
+      throw new AppError(400, 'unknown_parameter', `Unknown parameter "${truncate(name)}". ${allowed.length ? `Allowed parameters: ${allowed.join(', ')}` : `This endpoint takes no ${location} parameters`}`, { param: name })
     }
     if (value === undefined) continue
     const values = Array.isArray(value) ? value.map(String) : [String(value)]
@@ -91,11 +93,11 @@ export function normalizeParams(rawValues: unknown, routeSchema: unknown, locati
     if (typeOf(propertySchema) === 'array') {
       const items = parseArrayValues(values)
       const itemSchema = propertySchema.items ?? {}
-      out[name] = items.map((item) => scalar(name, item, itemSchema, location))
+      out[name] = items.map((item) => scalar(name, item, itemSchema))
       continue
     }
     if (values.length > 1) throw invalidParameter(name, `${name} was given ${values.length} times; give it once`)
-    out[name] = scalar(name, values[0], propertySchema, location)
+    out[name] = scalar(name, values[0], propertySchema)
   }
   for (const name of schema?.required ?? []) {
     if (out[name] === undefined) throw new AppError(400, 'missing_parameter', `${name} is required`, { param: name })

@@ -11,6 +11,9 @@ import { Settings } from 'typebox/system'
 import { AppError } from '../http/errors.js'
 import { PROVIDERS } from '../http/schemas.js'
 
+/** Compiled validators of schemas that reference no shared definitions (TypeBox's empty context). */
+type NoContext = Record<never, never>
+
 export const MAX_BATCH_ITEMS = 1000
 /** Problems listed in error.details; the others are counted in the message. */
 export const MAX_DETAILS = 100
@@ -162,7 +165,7 @@ function boundedView(item: unknown, allowed: readonly string[]): { view: unknown
 }
 
 /** TypeBox's errors of one value, up to ITEM_MAX_ERRORS (the global setting is restored after). */
-function errorsOf(validator: Validator<{}, TSchema>, value: unknown): TLocalizedValidationError[] {
+function errorsOf(validator: Validator<NoContext, TSchema>, value: unknown): TLocalizedValidationError[] {
   const previous = Settings.Get().maxErrors
   Settings.Set({ maxErrors: ITEM_MAX_ERRORS })
   try {
@@ -173,7 +176,7 @@ function errorsOf(validator: Validator<{}, TSchema>, value: unknown): TLocalized
 }
 
 /** Schema problems of one item, one per field (the first reason found for it). */
-function schemaProblems(validator: Validator<{}, TSchema>, item: unknown, index: number, allowed: readonly string[]): ItemProblem[] {
+function schemaProblems(validator: Validator<NoContext, TSchema>, item: unknown, index: number, allowed: readonly string[]): ItemProblem[] {
   const { view, unknownOmitted } = boundedView(item, allowed)
   const byField = new Map<string, ItemProblem>()
   for (const error of errorsOf(validator, view)) {
@@ -211,7 +214,7 @@ const aioRules: ItemRules = (item, index, badFields, now) => [
     : []),
 ]
 
-function validateItems<S extends TSchema>(items: readonly unknown[], validator: Validator<{}, S>, allowed: readonly string[], rules: ItemRules, now: Date): ProblemReport<Static<S>> {
+function validateItems<S extends TSchema>(items: readonly unknown[], validator: Validator<NoContext, S>, allowed: readonly string[], rules: ItemRules, now: Date): ProblemReport<Static<S>> {
   const valid: Static<S>[] = []
   const problems: ItemProblem[] = []
   let total = 0

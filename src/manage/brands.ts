@@ -131,3 +131,8 @@ export async function updateBrand(db: DB, workspaceId: string, brandId: string, 
   const reanalysis = affectsAnalysis ? await reanalyzeWorkspace(db, workspaceId) : null
   return { brand, reanalysis }
 }
+
+/** Every brand of the workspace, primary first, then by name. */
+export async function listBrands(db: DB, workspaceId: string) {
+  return db.selectFrom('brand').select(brandColumns).where('workspace_id', '=', workspaceId).orderBy('is_primary', 'desc').orderBy('name').orderBy('id').execute()
+}

@@ -49,3 +49,8 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
   if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
   return prompt
 }
+
+/** Every prompt template of the workspace, oldest first. */
+export async function listPrompts(db: DB, workspaceId: string) {
+  return db.selectFrom('prompt').select(promptColumns).where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute()
+}

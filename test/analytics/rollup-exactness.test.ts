@@ -60,12 +60,10 @@ describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
   let ctx: TestContext
   let workspaceId: string
   let models: string[]
-  let tags: string[]
   beforeAll(async () => {
     ctx = await createTestContext(backend)
     workspaceId = (await seedDemo(ctx.database.db, { today: TODAY })).workspaceId
     models = (await ctx.database.db.selectFrom('model').select('id').where('workspace_id', '=', workspaceId).execute()).map((m) => m.id)
-    tags = ['pricing', 'enterprise', 'smb', 'comparison', 'how-to', 'no-such-tag']
   }, 180_000)
   afterAll(() => ctx.close())
 

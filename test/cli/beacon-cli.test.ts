@@ -31,7 +31,8 @@ describe('beacon CLI', () => {
     expect(beacon('no-such-command').code).toBe(2)
   })
 
-  it('creates a workspace and keys, adds data, imports JSON Lines idempotently', () => {
+  // Fourteen child processes, each booting tsx and PGlite: minutes on a busy machine.
+  it('creates a workspace and keys, adds data, imports JSON Lines idempotently', { timeout: 600_000 }, () => {
     const workspace = json(beacon('workspace', 'create', '--name', 'Acme', '--tier', 'premium', '--json'))
     expect(workspace).toMatchObject({ name: 'Acme', tier: 'premium' })
 

@@ -111,6 +111,29 @@ describe.each(testBackends)('export quota (%s)', (backend) => {
     expect((await ctx.get(URL, tenant.key)).statusCode).toBe(429)
   })
 
+  it('HEAD never takes a slot: 12 probes leave all 10 downloads', async () => {
+    const tenant = await ctx.tenant()
+    const head = () => ctx.app.inject({ method: 'HEAD', url: URL, headers: { authorization: `Bearer ${tenant.key}` } })
+    for (let i = 0; i < 12; i++) {
+      const probe = await head()
+      expect(probe.statusCode).toBe(200)
+      expect(probe.body).toBe('')
+      expect(probe.headers['content-disposition']).toBe('attachment; filename="dashboard-graph_2026-05-01_2026-05-02.csv"')
+      expect(limitHeaders(probe)).toMatchObject({ policy: POLICY, limit: 10, remaining: 10, t: 0 })
+    }
+    for (let i = 9; i >= 0; i--) {
+      const download = await ctx.get(URL, tenant.key)
+      expect(download.statusCode).toBe(200)
+      expect(limitHeaders(download).remaining).toBe(i)
+    }
+    // With the window full, HEAD reports what a download would get, and still takes nothing.
+    const full = await head()
+    expect(full.statusCode).toBe(429)
+    expect(Number(full.headers['retry-after'])).toBeGreaterThanOrEqual(3598)
+    const logged = await ctx.database.db.selectFrom('export_log').select(sql<number>`count(*)`.as('n')).where('workspace_id', '=', tenant.workspaceId).executeTakeFirstOrThrow()
+    expect(Number(logged.n)).toBe(10)
+  })
+
   it('refuses without counting when the parameters are wrong', async () => {
     const tenant = await ctx.tenant()
     expect((await ctx.get('/api/v1/exports/dashboard-graph?date_from=2026-05-02&date_to=2026-05-01', tenant.key)).statusCode).toBe(400)

@@ -100,7 +100,7 @@ describe.skipIf(!process.env.BEACON_FAULT_TESTS)('ingestion interrupted by a kil
     ]) {
       expect((await call(srv.url, key, 'POST', '/api/v1/brands', brand)).status).toBe(201)
     }
-    const prompt = await call(srv.url, key, 'POST', '/api/v1/prompts', { text: 'Best CRM for a small team?', tags: ['crm'] })
+    const prompt = await call<{ data: { id: string } }>(srv.url, key, 'POST', '/api/v1/prompts', { text: 'Best CRM for a small team?', tags: ['crm'] })
     expect(prompt.status).toBe(201)
     promptId = prompt.json.data.id
   })

@@ -11,6 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.js'
 import { createWorkspace } from '../../src/admin/workspaces.js'
 import { createApiKey } from '../../src/admin/api-key-store.js'
 import { SCOPES, type Scope, type Tier } from '../../src/auth/scopes.js'
+import { ensureTestDatabase } from './test-database.js'
 
 export type TestBackend = 'pglite' | 'postgres'
 
@@ -28,6 +29,9 @@ export interface TestContext {
   close(): Promise<void>
 }
 
+// Once per test file process; the global setup has usually created it already.
+const ensured = new Map<string, Promise<void>>()
+
 export async function createTestContext(backend: TestBackend, overrides: Partial<Config> = {}): Promise<TestContext> {
   const base = loadConfig({})
   let schema: string | undefined
@@ -35,6 +39,8 @@ export async function createTestContext(backend: TestBackend, overrides: Partial
   if (backend === 'postgres') {
     const url = process.env.TEST_DATABASE_URL
     if (!url) throw new Error('TEST_DATABASE_URL is not set')
+    if (!ensured.has(url)) ensured.set(url, ensureTestDatabase(url))
+    await ensured.get(url)
     schema = `test_${randomBytes(6).toString('hex')}`
     const client = new pg.Client({ connectionString: url })
     await client.connect()

@@ -37,6 +37,17 @@ describe('normalizeParams', () => {
     expect(error.message).toContain('modles')
   })
 
+  it('names unknown parameters that are also names of Object.prototype members', () => {
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__', 'isPrototypeOf']) {
+      const raw: Record<string, unknown> = Object.create(null)
+      raw.brand_id = brand
+      raw[name] = '1'
+      const error = failure(raw)
+      expect(error.code, name).toBe('unknown_parameter')
+      expect(error.param, name).toBe(name)
+    }
+  })
+
   it('gives range messages that say what to send', () => {
     expect(failure({ brand_id: brand, per_page: '101' }).message).toBe('per_page must be between 1 and 100')
     expect(failure({ brand_id: brand, per_page: '0' }).message).toBe('per_page must be between 1 and 100')

@@ -111,6 +111,49 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
     }
   }, 300_000)
 
+  it('refuses lone surrogates and invalid UTF-8 in JSON bodies, naming the field', async () => {
+    const send = (url: string, payload: string | Buffer) =>
+      ctx.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json; charset=utf-8' }, payload })
+    const item = (content: string) => `{"responses": [{"prompt_id": "${ids[0]}", "provider": "openai", "model": "gpt-4o", "created_at": "${new Date().toISOString()}", "content": ${content}}]}`
+    const cases: [string, string | Buffer, string][] = [
+      ['/api/v1/ingest/responses', item('"escaped backslash \\\\ud800 is text, \\ud800 alone is not"'), 'responses[0].content'],
+      ['/api/v1/ingest/responses', item('"low half \\uDC00 first"'), 'responses[0].content'],
+      ['/api/v1/ingest/responses', item('"reversed pair \\udc00\\ud83d"'), 'responses[0].content'],
+      ['/api/v1/prompts', '{"text": "Best CRM?", "tags": ["ok", "\\udfff"]}', 'tags[1]'],
+      ['/api/v1/prompts', Buffer.concat([Buffer.from('{"text": "Best '), Buffer.from([0xc3, 0x28]), Buffer.from(' CRM?"}')]), 'text'],
+      ['/api/v1/prompts', Buffer.concat([Buffer.from('{"text": "CESU '), Buffer.from([0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80]), Buffer.from('"}')]), 'text'],
+      ['/api/v1/brands', Buffer.concat([Buffer.from('{"name": "Acme", "domain": "acme.com", "aliases": ["x'), Buffer.from([0xff]), Buffer.from('"]}')]), 'aliases[0]'],
+    ]
+    for (const [url, payload, param] of cases) {
+      const response = await send(url, payload)
+      const what = `${url} ${String(payload).slice(0, 120)}`
+      expect(response.statusCode, what).toBe(400)
+      const body = response.json()
+      expect(body.error.code, what).toBe('invalid_parameter')
+      expect(body.error.param, what).toBe(param)
+      expect(body.error.message, what).toMatch(/UTF-8|surrogate/)
+    }
+    // Complete pairs, escaped or not, and a literal U+FFFD are ordinary text.
+    const fine = await send('/api/v1/prompts', '{"text": "Best CRM? \\ud83d\\ude00 😀 \\ufffd \\\\ud800", "tags": ["ok"]}')
+    expect(fine.statusCode, fine.body).toBe(201)
+    expect(fine.json().data.text).toBe('Best CRM? 😀 😀 \uFFFD \\ud800')
+  })
+
+  it('answers unknown_parameter for every unknown query name, Object.prototype members included', async () => {
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', '__proto__[]', 'constructor[prototype]']) {
+      for (const path of ['/api/v1/filters', '/api/v1/dashboard', `/api/v1/brands/${ids[1]}`]) {
+        const response = await ctx.get(`${path}?${encodeURIComponent(name).replace('%5B%5D', '[]')}=1`, key)
+        expect(response.statusCode, `${path} ${name}`).toBe(400)
+        expect(response.json().error.code, `${path} ${name}`).toBe('unknown_parameter')
+        expect(response.json().error.param, `${path} ${name}`).toBe(name.replace(/\[\]$/, ''))
+      }
+    }
+    // Write routes take no query parameters at all.
+    const write = await ctx.app.inject({ method: 'POST', url: '/api/v1/prompts?dry_run=1', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: '{"text": "x"}' })
+    expect(write.statusCode).toBe(400)
+    expect(write.json().error).toMatchObject({ code: 'unknown_parameter', param: 'dry_run' })
+  })
+
   it('malformed percent-encoding, invalid UTF-8, duplicates and odd content types are handled', async () => {
     const raw = [
       '/api/v1/filters?%zz=1',

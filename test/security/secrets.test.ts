@@ -40,6 +40,34 @@ describe.each(testBackends)('secrets (%s)', (backend) => {
     }
   })
 
+  it('redacts keys a client puts in the URL from the request log', async () => {
+    const lines: string[] = []
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const app = await buildApp({ config: ctx.config, database: ctx.database, logger: { level: 'info', stream } })
+    try {
+      const { key } = await ctx.tenant()
+      const responses = [
+        await app.inject({ url: `/api/v1/filters?api_key=${key}` }),
+        await app.inject({ url: `/api/v1/filters?api_key=${key}`, headers: { authorization: `Bearer ${key}` } }),
+        await app.inject({ url: `/api/v1/brands/${key}`, headers: { authorization: `Bearer ${key}` } }),
+        await app.inject({ url: `/api/v1/responses?prompt_id=${key.replace('_', '%5F')}`, headers: { authorization: `Bearer ${key}` } }),
+      ]
+      expect(responses.map((r) => r.statusCode)).toEqual([401, 400, 400, 400])
+      const log = lines.join('')
+      expect(log).toContain('"url":"/api/v1/filters?api_key=[redacted]"')
+      expect(log).toContain('"url":"/api/v1/brands/[redacted]"')
+      expect(log).toContain('"url":"/api/v1/responses?prompt_id=[redacted]"')
+      expect(log).not.toContain(key.slice(4, 34))
+    } finally {
+      await app.close()
+    }
+  })
+
   it('rejects bad-checksum keys before touching the database', async () => {
     const t = await ctx.tenant()
     // With the key table gone, any key that reached the database would fail there.

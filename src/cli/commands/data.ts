@@ -10,11 +10,11 @@ import { ingestResponses, type IngestResult } from '../../ingest/ingest-response
 import { reanalyzeWorkspace } from '../../ingest/reanalyze.js'
 import { MAX_BATCH_ITEMS } from '../../ingest/validate-items.js'
 import { AppError } from '../../http/errors.js'
-import { createBrand } from '../../manage/brands.js'
-import { createPrompt } from '../../manage/prompts.js'
+import { createBrand, listBrands } from '../../manage/brands.js'
+import { createPrompt, listPrompts } from '../../manage/prompts.js'
 import { seedDemo } from '../../demo/seed-demo.js'
 import { requireWorkspace, withDatabase } from '../context.js'
-import { createOutput, UsageError, type Output } from '../output.js'
+import { createOutput, table, UsageError, type Output } from '../output.js'
 
 const collect = (value: string, previous: string[]) => [...previous, value]
 
@@ -83,7 +83,7 @@ async function importJsonLines(path: string, out: Output, ingest: Ingest, unit: 
       bar.stop()
       if (error instanceof AppError && Array.isArray(error.details)) {
         const lines = (error.details as { index: number; field: string; message: string }[]).slice(0, 20).map((d) => `  line ${batchLines[d.index]}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
-        throw new Error(`Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`)
+        throw new Error(`Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`, { cause: error })
       }
       throw error
     }
@@ -117,9 +117,8 @@ async function importJsonLines(path: string, out: Output, ingest: Ingest, unit: 
 }
 
 export function registerDataCommands(program: Command): void {
-  program
-    .command('brand')
-    .description('manage brands')
+  const brandCommand = program.command('brand').description('manage brands')
+  brandCommand
     .command('add')
     .description('add a brand (re-analyses stored responses)')
     .requiredOption('--workspace <id-or-name>', 'workspace id or name')
@@ -144,9 +143,20 @@ export function registerDataCommands(program: Command): void {
       out.result({ ...brand, reanalysis }, [`Added brand "${brand.name}" (${brand.id})`, `Re-analysed ${reanalysis.responses} responses and ${reanalysis.observations} AI overviews`])
     })
 
-  program
-    .command('prompt')
-    .description('manage prompt templates')
+  brandCommand
+    .command('list')
+    .description("list the workspace's brands")
+    .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { workspace: string; json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const brands = await withDatabase(async (database) => listBrands(database.db, (await requireWorkspace(database, options.workspace)).id))
+      const rows = brands.map((b) => ({ ...b, aliases: b.aliases.length ? b.aliases : null, primary: b.is_primary ? 'yes' : '', active: b.is_active ? 'yes' : 'no' }))
+      out.result(brands, table(rows, ['id', 'name', 'domain', 'aliases', 'primary', 'active']))
+    })
+
+  const promptCommand = program.command('prompt').description('manage prompt templates')
+  promptCommand
     .command('add')
     .description('add a prompt template')
     .requiredOption('--workspace <id-or-name>', 'workspace id or name')
@@ -157,6 +167,18 @@ export function registerDataCommands(program: Command): void {
       const out = createOutput(Boolean(options.json))
       const prompt = await withDatabase(async (database) => createPrompt(database.db, (await requireWorkspace(database, options.workspace)).id, { text: options.text, tags: options.tag }))
       out.result(prompt, `Added prompt ${prompt.id}${prompt.tags.length ? ` [${prompt.tags.join(', ')}]` : ''}`)
+    })
+
+  promptCommand
+    .command('list')
+    .description("list the workspace's prompt templates")
+    .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { workspace: string; json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const prompts = await withDatabase(async (database) => listPrompts(database.db, (await requireWorkspace(database, options.workspace)).id))
+      const rows = prompts.map((p) => ({ ...p, tags: p.tags.length ? p.tags : null, active: p.is_active ? 'yes' : 'no' }))
+      out.result(prompts, table(rows, ['id', 'text', 'tags', 'active']))
     })
 
   const importCommand = program.command('import').description('import JSON Lines files (one ingestion item per line)')

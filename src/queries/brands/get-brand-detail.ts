@@ -147,7 +147,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
           : db
               .selectFrom('response')
               .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('responses')])
-              .where((eb) => responseFilterConditions('response', workspaceId, filters))
+              .where(() => responseFilterConditions('response', workspaceId, filters))
               .groupBy('prompt_id')
               .as('rp'),
       )
@@ -168,7 +168,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
           : db
               .selectFrom('mention')
               .select(['prompt_id', (eb) => eb.fn.countAll<number>().as('mentioning'), (eb) => eb.fn.sum<number>('occurrences').as('occurrences')])
-              .where((eb) => responseFilterConditions('mention', workspaceId, filters))
+              .where(() => responseFilterConditions('mention', workspaceId, filters))
               .where('brand_id', '=', brandId)
               .groupBy('prompt_id')
               .as('mp'),

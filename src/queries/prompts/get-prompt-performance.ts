@@ -47,7 +47,7 @@ export async function getPromptPerformance(
         : qb
             .selectFrom('response')
             .select((eb) => ['response.prompt_id', eb.fn.countAll<number>().as('n')])
-            .where((eb) => responseFilterConditions('response', workspaceId, filters))
+            .where(() => responseFilterConditions('response', workspaceId, filters))
             .groupBy('response.prompt_id'),
     )
     .with('mc', (qb) =>

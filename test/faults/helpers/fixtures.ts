@@ -11,7 +11,14 @@ export async function createTenant(db: DB, tier: Tier = 'premium', name = 'Fault
   return { workspaceId: workspace.id, key }
 }
 
-export async function call(base: string, key: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
+/** The parsed body; a caller that reads deeper names the shape it expects (tests check the status first). */
+export interface CallResult<T> {
+  status: number
+  json: T
+  headers: Headers
+}
+
+export async function call<T = { data?: unknown }>(base: string, key: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<CallResult<T>> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -25,11 +32,11 @@ export async function call(base: string, key: string, method: 'GET' | 'POST', pa
   } catch {
     json = text
   }
-  return { status: response.status, json, headers: response.headers }
+  return { status: response.status, json: json as T, headers: response.headers }
 }
 
 async function created(base: string, key: string, path: string, body: unknown): Promise<string> {
-  const response = await call(base, key, 'POST', path, body)
+  const response = await call<{ data: { id: string } }>(base, key, 'POST', path, body)
   if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(response.json)}`)
   return response.json.data.id
 }
@@ -55,7 +62,7 @@ export async function seedSmallWorkspace(base: string, key: string, count = 40):
     content: i % 3 ? 'Acme is a great choice; Globex is fine too. See https://acme.com/pricing' : 'Globex is reliable.',
     created_at: `${addDays(today, -(i % 10))}T12:00:00Z`,
   }))
-  const ingested = await call(base, key, 'POST', '/api/v1/ingest/responses', { responses })
+  const ingested = await call<{ data: { accepted: number } }>(base, key, 'POST', '/api/v1/ingest/responses', { responses })
   if (ingested.status !== 200 || ingested.json.data.accepted !== count) throw new Error(`ingest: ${ingested.status} ${JSON.stringify(ingested.json)}`)
   return { promptId, brandIds }
 }

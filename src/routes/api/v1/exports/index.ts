@@ -7,7 +7,7 @@ import { finishScopedTransaction } from '../../../../auth/authenticate.js'
 import { APP_ROLE, canUseAppRole } from '../../../../db/tenant-scope.js'
 import { createConcurrencyGate } from '../../../../exports/concurrency-gate.js'
 import { EXPORT_DEFINITIONS } from '../../../../exports/definitions/index.js'
-import { startExportDownload } from '../../../../exports/export-download.js'
+import { describeExportDownload, startExportDownload } from '../../../../exports/export-download.js'
 import { resolveExportFilters } from '../../../../exports/export-filters.js'
 import { getExportManifest, getExportStatistics, renderExportSchema } from '../../../../exports/export-metadata.js'
 import { exportAccess, exportRouteSchemas } from './schemas.js'
@@ -36,6 +36,11 @@ export const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const base = `/exports/${definition.type}`
 
     app.get(base, { schema: schemas.file, config }, async (request, reply) => {
+      // Fastify answers HEAD with this handler too; a probe must not spend a download.
+      if (request.method === 'HEAD') {
+        const headers = await describeExportDownload(request.db, request.auth.workspaceId, definition, request.query, app.config.exportQuotaPerHour)
+        return reply.headers(headers).send('')
+      }
       const download = await startExportDownload(
         {
           database: app.database,

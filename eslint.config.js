@@ -1,0 +1,13 @@
+// ESLint flat config: typescript-eslint's recommended rules over src, test and bench.
+// Formatting is Prettier's job (npm run format), so no stylistic rules here.
+import js from '@eslint/js'
+import { defineConfig } from 'eslint/config'
+import tseslint from 'typescript-eslint'
+
+export default defineConfig({ ignores: ['node_modules/', 'dist/', 'data/', 'bench-data/', 'bench/results/', 'coverage/'] }, js.configs.recommended, tseslint.configs.recommended, {
+  files: ['**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-explicit-any': 'error',
+    '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+  },
+})
