@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { DiscoveryStatus } from '../../../../db/schema.js'
 import { createBrand, updateBrand } from '../../../../manage/brands.js'
-import type { ReanalysisProgress } from '../../../../ingest/reanalyze.js'
 import { notFound } from '../../../../http/errors.js'
 import { paginationWithNav } from '../../../../http/pagination.js'
 import { resolveAnalyticsFilters, type AnalyticsQuery } from '../../../../queries/analytics-filters.js'
@@ -10,7 +9,7 @@ import { getBrands } from '../../../../queries/brands/get-brands.js'
 import { getBrandSchema, listBrandsSchema } from './read-schemas.js'
 import { createBrandRoute, updateBrandRoute } from './write-schemas.js'
 
-const reanalysisNote = (r: ReanalysisProgress | null) => (r ? `; re-analysed ${r.responses} responses and ${r.observations} AI overviews` : '')
+const jobNote = (job: { id: string } | null) => (job ? `; re-analysis of stored history queued (job ${job.id})` : '')
 
 interface ListQuery {
   page: number
@@ -48,14 +47,14 @@ export async function brandsRoutes(app: FastifyInstance): Promise<void> {
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
-    const { brand, reanalysis } = await createBrand(request.db, request.auth.workspaceId, request.body as never)
+    const { brand, job } = await createBrand(request.db, request.auth.workspaceId, request.body as never, app.jobs)
     reply.status(201)
-    return { success: true as const, data: brand, message: `Created brand "${brand.name}"${reanalysisNote(reanalysis)}` }
+    return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Created brand "${brand.name}"${jobNote(job)}` }
   })
 
   app.patch('/brands/:brand_id', updateBrandRoute, async (request) => {
     const { brand_id } = request.params as { brand_id: string }
-    const { brand, reanalysis } = await updateBrand(request.db, request.auth.workspaceId, brand_id, request.body as never)
-    return { success: true as const, data: brand, message: `Updated brand "${brand.name}"${reanalysisNote(reanalysis)}` }
+    const { brand, job } = await updateBrand(request.db, request.auth.workspaceId, brand_id, request.body as never, app.jobs)
+    return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Updated brand "${brand.name}"${jobNote(job)}` }
   })
 }

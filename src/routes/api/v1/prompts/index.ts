@@ -37,7 +37,7 @@ export async function promptsRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch('/prompts/:prompt_id', updatePromptRoute, async (request) => {
     const { prompt_id } = request.params as { prompt_id: string }
-    const prompt = await updatePrompt(request.db, request.auth.workspaceId, prompt_id, request.body as never)
-    return { success: true as const, data: prompt, message: 'Updated prompt' }
+    const { prompt, job } = await updatePrompt(request.db, request.auth.workspaceId, prompt_id, request.body as never, app.jobs)
+    return { success: true as const, data: prompt, ...(job ? { job } : {}), message: job ? `Updated prompt; rollups for its new tags queued (job ${job.id})` : 'Updated prompt' }
   })
 }
