@@ -11,7 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.js'
 import { createWorkspace } from '../../src/admin/workspaces.js'
 import { createApiKey } from '../../src/admin/api-key-store.js'
 import { SCOPES, type Scope, type Tier } from '../../src/auth/scopes.js'
-import type { JobView } from '../../src/jobs/index.js'
+import type { JobRuntime, JobView } from '../../src/jobs/index.js'
 
 export type TestBackend = 'pglite' | 'postgres'
 
@@ -33,7 +33,11 @@ export interface TestContext {
 // background job would otherwise bump data versions under tests that check caching.
 const testJobs: Partial<Config> = { jobsWorker: false, jobsPollSeconds: 1 }
 
-export async function createTestContext(backend: TestBackend, overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function createTestContext(
+  backend: TestBackend,
+  overrides: Partial<Config> = {},
+  options: { jobs?: (database: DatabaseHandle, config: Config) => Promise<JobRuntime> } = {},
+): Promise<TestContext> {
   const base = loadConfig({})
   let schema: string | undefined
   let config: Config
@@ -52,7 +56,8 @@ export async function createTestContext(backend: TestBackend, overrides: Partial
   }
   const database = await openDatabase(config, { searchPath: schema })
   await migrateToLatest(database.db)
-  const app = await buildApp({ config, database, logger: false })
+  const jobs = options.jobs ? await options.jobs(database, config) : undefined
+  const app = await buildApp({ config, database, logger: false, jobs })
   await app.ready()
 
   let counter = 0
