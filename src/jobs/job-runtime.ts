@@ -86,6 +86,7 @@ export class JobRuntime implements JobQueue {
   readonly boss: PgBoss
   private stoppingFlag = false
   private stopped: Promise<void> | undefined
+  private readonly afterStop: (() => Promise<void>)[] = []
 
   private constructor(private readonly options: JobRuntimeOptions) {
     const { database } = options
@@ -247,7 +248,15 @@ export class JobRuntime implements JobQueue {
     this.stoppingFlag = true
     // With wait: true pg-boss resolves after the running jobs ended (or the timeout passed,
     // when it marks them failed: they are retried) and its own pool closed.
-    return (this.stopped ??= this.boss.stop({ graceful: true, wait: true, close: true, timeout: options.timeoutMs ?? 30_000 }))
+    return (this.stopped ??= (async () => {
+      await this.boss.stop({ graceful: true, wait: true, close: true, timeout: options.timeoutMs ?? 30_000 })
+      for (const release of this.afterStop) await release()
+    })())
+  }
+
+  /** Releases something the handlers used (a thread pool) once the runtime has stopped. */
+  onStopped(release: () => Promise<void>): void {
+    this.afterStop.push(release)
   }
 }
 
