@@ -173,4 +173,71 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
       await runtime.stop()
     }
   })
+
+  it('an edit while the job runs queues another that runs after it; the end state is a full re-analysis', async () => {
+    const t = await ctx.tenant()
+    const promptId = await createPrompt(ctx, t.key, 'q')
+    await ingest(
+      ctx,
+      t.key,
+      Array.from({ length: 60 }, (_, i) => ({ external_id: `e${i}`, prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: `Orbit and Quasar compete (${i}).`, created_at: '2026-05-02T10:00:00Z' })),
+    )
+    const first = (await post(ctx, '/api/v1/brands', t.key, { name: 'Orbit' })).json().job.id as string
+    let second: string | undefined
+    const real = reanalysisJob({ batchSize: 20 })
+    const worker = await JobRuntime.start({
+      database: ctx.database,
+      schema: ctx.config.jobsSchema,
+      connectionString: ctx.config.databaseUrl,
+      worker: true,
+      pollingIntervalSeconds: 1,
+      handlers: {
+        [REANALYSIS]: (job) =>
+          real({
+            ...job,
+            get stopping() {
+              return job.stopping
+            },
+            async checkpoint(done, total) {
+              await job.checkpoint(done, total)
+              // Mid-way through the first job, someone adds a brand.
+              if (job.jobId === first && done === 20 && !second) second = (await post(ctx, '/api/v1/brands', t.key, { name: 'Quasar' })).json().job.id
+            },
+          }),
+      },
+    })
+    try {
+      expect((await waitForJob(ctx, t.workspaceId, first)).state).toBe('succeeded')
+      expect(second).toBeDefined()
+      expect(second).not.toBe(first)
+      expect((await waitForJob(ctx, t.workspaceId, second!)).state).toBe('succeeded')
+    } finally {
+      await worker.stop()
+    }
+    const afterJobs = await snapshot(ctx.database.db, t.workspaceId)
+    expect(afterJobs.mention).toHaveLength(120)
+    await reanalyzeWorkspace(ctx.database.db, t.workspaceId)
+    expect(await snapshot(ctx.database.db, t.workspaceId)).toEqual(afterJobs)
+  })
+
+  it('a brand change that joined the job after it read the brands gets a follow-up job', async () => {
+    const t = await ctx.tenant()
+    const enqueued: string[] = []
+    const result = await reanalysisJob()({
+      jobId: '00000000-0000-4000-8000-000000000001',
+      workspaceId: t.workspaceId,
+      db: ctx.database.db,
+      stopping: false,
+      async checkpoint() {
+        // Commits while the job runs, as an edit whose enqueue joined this (then queued) job.
+        if (!enqueued.length) await ctx.database.db.insertInto('brand').values({ workspace_id: t.workspaceId, id: '00000000-0000-4000-8000-0000000000b1', name: 'Late' }).onConflict((oc) => oc.doNothing()).execute()
+      },
+      async enqueue(type) {
+        enqueued.push(type)
+        return { id: '00000000-0000-4000-8000-000000000002', state: 'queued' }
+      },
+    })
+    expect(enqueued).toEqual([REANALYSIS])
+    expect(result).toMatchObject({ follow_up_job_id: '00000000-0000-4000-8000-000000000002' })
+  })
 })
