@@ -9,7 +9,7 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { startChildServer } from '../test/faults/helpers/private-services.js'
+import { percentile, startChildServer } from '../test/faults/helpers/private-services.js'
 
 const { values } = parseArgs({ options: { dataset: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '8' } } })
 const databaseUrl = process.env.DATABASE_URL || undefined
@@ -86,6 +86,17 @@ try {
   const createdBody = (await created.json()) as { job?: { id: string } }
   if (created.status !== 201 || !createdBody.job) throw new Error(`brand write: HTTP ${created.status} ${JSON.stringify(createdBody)}`)
   const jobId = createdBody.job.id
+  // /healthz touches no database: its latency shows how long the event loop goes without a tick.
+  const healthz: number[] = []
+  let probing = true
+  const probe = (async () => {
+    while (probing) {
+      const t = performance.now()
+      await (await fetch(`${base}/healthz`)).arrayBuffer()
+      healthz.push(performance.now() - t)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  })()
   let job: Job
   const progressSeen = new Set<number>()
   for (;;) {
@@ -95,6 +106,8 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   during.stop()
+  probing = false
+  await probe
   const busy = await during.result
   if (job.state !== 'succeeded' || !job.result) throw new Error(`job ended ${job.state}`)
   const jobSeconds = (new Date(job.finished_at!).getTime() - new Date(job.started_at!).getTime()) / 1000
@@ -108,6 +121,7 @@ try {
     idle: { p50_ms: idle.latency.p50, p99_ms: idle.latency.p99, max_ms: idle.latency.max, requests_per_s: idle.requests.average, errors: idle.errors + idle.non2xx },
     during_reanalysis: { p50_ms: busy.latency.p50, p99_ms: busy.latency.p99, max_ms: busy.latency.max, requests_per_s: busy.requests.average, errors: busy.errors + busy.non2xx },
     p99_ratio: Math.round((busy.latency.p99 / idle.latency.p99) * 100) / 100,
+    healthz_during_reanalysis: { max_ms: Math.round(Math.max(...healthz)), p99_ms: Math.round(percentile(healthz, 99)), samples: healthz.length },
     brand_write_ms: Math.round(writeMs),
     job: {
       responses: job.result.responses,
@@ -125,7 +139,8 @@ try {
   console.log(
     `p99 during / idle: ${result.p99_ratio}× (goal ≤ 2×); brand write answered in ${result.brand_write_ms} ms; ` +
       `job: ${result.job.responses} responses + ${result.job.observations} AI overviews in ${jobSeconds.toFixed(1)} s ` +
-      `(${result.job.responses_per_s} responses/s), ${result.job.progress_values_seen} progress values seen`,
+      `(${result.job.responses_per_s} responses/s), ${result.job.progress_values_seen} progress values seen; ` +
+      `/healthz during the job: max ${result.healthz_during_reanalysis.max_ms} ms (event-loop stalls)`,
   )
   mkdirSync('bench/results', { recursive: true })
   const file = `bench/results/${result.date.slice(0, 10)}-reanalysis-${backend}${values.dataset ? '-dataset' : ''}.json`

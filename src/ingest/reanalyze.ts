@@ -8,7 +8,7 @@ import type { DB } from '../db/database.js'
 import { findAioAppearances, findMentionMatches, type BrandMatcher } from '../analysis/index.js'
 import { analyzeInline, type AnalysisPool } from '../analysis/analysis-pool.js'
 import { loadBrandMatcher } from './brand-terms.js'
-import { insertInChunks } from './insert-chunks.js'
+import { insertColumns, insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { rebuildRollups } from './rollups.js'
 import { bumpDataVersion } from '../db/data-version.js'
@@ -111,7 +111,19 @@ export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: 
         rows.map((r) => r.id),
       )
       .execute()
-    await insertInChunks(mentions, 2000, (chunk) => trx.insertInto('mention').values(chunk).execute())
+    // One array parameter per column: far less SQL to parse than a VALUES list (as ingestion does).
+    await insertColumns(trx, 'mention', mentions, {
+      workspace_id: 'uuid',
+      response_id: 'uuid',
+      brand_id: 'uuid',
+      prompt_id: 'uuid',
+      provider: 'text',
+      model: 'text',
+      created_at: 'timestamptz',
+      occurrences: 'int4',
+      position: 'int4',
+      sentiment: 'float8',
+    })
     await bumpDataVersion(trx, workspaceId)
   })
 }
