@@ -115,8 +115,8 @@ export class JobRuntime implements JobQueue {
     if (options.database.backend === 'postgres') await grantQueueToAppRole(options.database.db, options.schema)
     if (options.worker) {
       for (const type of Object.keys(options.handlers)) {
-        await runtime.boss.work(type, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds }, ([job]) =>
-          runtime.run(type, job as PgBoss.JobWithMetadata<{ workspaceId: string }>),
+        await runtime.boss.work<{ workspaceId: string }>(type, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds }, ([job]) =>
+          runtime.run(type, job),
         )
       }
     }
