@@ -88,11 +88,17 @@ try {
   const jobId = createdBody.job.id
   // /healthz touches no database: its latency shows how long the event loop goes without a tick.
   const healthz: number[] = []
+  let healthzFailures = 0
   let probing = true
   const probe = (async () => {
     while (probing) {
       const t = performance.now()
-      await (await fetch(`${base}/healthz`)).arrayBuffer()
+      try {
+        await (await fetch(`${base}/healthz`)).arrayBuffer()
+      } catch {
+        // A stall long enough for the server to drop the connection: counted, and its time kept.
+        healthzFailures++
+      }
       healthz.push(performance.now() - t)
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
@@ -121,7 +127,7 @@ try {
     idle: { p50_ms: idle.latency.p50, p99_ms: idle.latency.p99, max_ms: idle.latency.max, requests_per_s: idle.requests.average, errors: idle.errors + idle.non2xx },
     during_reanalysis: { p50_ms: busy.latency.p50, p99_ms: busy.latency.p99, max_ms: busy.latency.max, requests_per_s: busy.requests.average, errors: busy.errors + busy.non2xx },
     p99_ratio: Math.round((busy.latency.p99 / idle.latency.p99) * 100) / 100,
-    healthz_during_reanalysis: { max_ms: Math.round(Math.max(...healthz)), p99_ms: Math.round(percentile(healthz, 99)), samples: healthz.length },
+    healthz_during_reanalysis: { max_ms: Math.round(Math.max(...healthz)), p99_ms: Math.round(percentile(healthz, 99)), samples: healthz.length, failures: healthzFailures },
     brand_write_ms: Math.round(writeMs),
     job: {
       responses: job.result.responses,
@@ -140,7 +146,7 @@ try {
     `p99 during / idle: ${result.p99_ratio}× (goal ≤ 2×); brand write answered in ${result.brand_write_ms} ms; ` +
       `job: ${result.job.responses} responses + ${result.job.observations} AI overviews in ${jobSeconds.toFixed(1)} s ` +
       `(${result.job.responses_per_s} responses/s), ${result.job.progress_values_seen} progress values seen; ` +
-      `/healthz during the job: max ${result.healthz_during_reanalysis.max_ms} ms (event-loop stalls)`,
+      `/healthz during the job: max ${result.healthz_during_reanalysis.max_ms} ms (event-loop stalls), ${healthzFailures} failed`,
   )
   mkdirSync('bench/results', { recursive: true })
   const file = `bench/results/${result.date.slice(0, 10)}-reanalysis-${backend}${values.dataset ? '-dataset' : ''}.json`
