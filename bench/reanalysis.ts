@@ -105,8 +105,16 @@ try {
   })()
   let job: Job
   const progressSeen = new Set<number>()
+  let pollFailures = 0
   for (;;) {
-    job = ((await (await fetch(`${base}/api/v1/jobs/${jobId}`, { headers: auth })).json()) as { data: Job }).data
+    try {
+      job = ((await (await fetch(`${base}/api/v1/jobs/${jobId}`, { headers: auth })).json()) as { data: Job }).data
+    } catch (error) {
+      // A kept-alive socket the stalled server dropped: ask again, but not forever.
+      if (++pollFailures > 20) throw new Error(`GET /jobs/${jobId} keeps failing (${String(error)}); server log:\n${server.stderr().slice(-2000)}`)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      continue
+    }
     progressSeen.add(job.progress.done)
     if (job.state !== 'queued' && job.state !== 'running') break
     await new Promise((resolve) => setTimeout(resolve, 250))
