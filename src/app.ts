@@ -16,11 +16,14 @@ import { REDACTED, redactUrl } from './http/redact.js'
 import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
 import { canUseAppRole } from './db/tenant-scope.js'
+import { startJobs, type JobRuntime } from './jobs/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
     database: DatabaseHandle
+    /** background jobs: queue them from any instance, run them where config.jobsWorker */
+    jobs: JobRuntime
   }
 }
 
@@ -31,6 +34,8 @@ export interface BuildAppOptions {
   redis?: Redis
   /** pino options or false; tests pass a stream to capture logs */
   logger?: boolean | Record<string, unknown>
+  /** a job runtime started by the caller (tests with their own handlers); stopped with the app either way */
+  jobs?: JobRuntime
 }
 
 // Errors Node's HTTP parser raises before Fastify sees a request (oversized headers or
@@ -122,6 +127,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerStrictJsonParser(app)
   app.decorate('config', config)
   app.decorate('database', database)
+  const jobs = options.jobs ?? (await startJobs(config, database, { log: app.log }))
+  app.decorate('jobs', jobs)
+  // Closing the app lets a running job finish its batch and stops the worker, before the
+  // caller closes the database.
+  app.addHook('onClose', async () => jobs.stop())
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id)

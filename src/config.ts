@@ -31,6 +31,12 @@ export interface Config {
   responseCacheEntries: number
   /** worker threads that analyse ingested responses; 0 analyses on the main thread */
   analysisThreads: number
+  /** run background jobs (re-analysis) in this process; false: only queue them for another instance */
+  jobsWorker: boolean
+  /** PostgreSQL schema of the job queue (pg-boss) */
+  jobsSchema: string
+  /** how often an idle worker looks for new jobs, seconds */
+  jobsPollSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +48,20 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw.trim())
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
   return value
+}
+
+function jobsSchema(raw: string | undefined): string {
+  const value = raw?.trim() || 'pgboss'
+  if (!/^[a-z_][a-z0-9_]{0,49}$/.test(value)) throw new ConfigError(`JOBS_SCHEMA must be a lower-case PostgreSQL name (letters, digits, _), got "${raw}"`)
+  return value
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase()
+  if (raw === undefined || raw === '') return fallback
+  if (['true', '1', 'yes'].includes(raw)) return true
+  if (['false', '0', 'no'].includes(raw)) return false
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -66,5 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     responseCacheEntries: integer(env, 'RESPONSE_CACHE_ENTRIES', 5000, 0, 1_000_000),
     analysisThreads: integer(env, 'ANALYSIS_THREADS', Math.min(availableParallelism(), 4), 0, 64),
+    jobsWorker: boolean(env, 'JOBS_WORKER', true),
+    jobsSchema: jobsSchema(env.JOBS_SCHEMA),
+    jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),
   }
 }

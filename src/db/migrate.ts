@@ -9,6 +9,7 @@ import * as monthlyRollups from './migrations/0008-monthly-rollups.js'
 import * as workspaceByKeyHash from './migrations/0009-workspace-by-key-hash.js'
 import * as coveringCitationDomainIndex from './migrations/0010-covering-citation-domain-index.js'
 import type { DB } from './database.js'
+import * as backgroundJobs from './migrations/0011-background-jobs.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-monthly-rollups': monthlyRollups,
   '0009-workspace-by-key-hash': workspaceByKeyHash,
   '0010-covering-citation-domain-index': coveringCitationDomainIndex,
+  '0011-background-jobs': backgroundJobs,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -207,6 +207,24 @@ export interface PresenceDaysTable {
   days: string
 }
 
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+
+/** Beacon's record of a background job; the id is pg-boss's job id (migration 0011). */
+export interface JobTable {
+  workspace_id: string
+  id: string
+  type: string
+  state: Generated<JobState>
+  progress_done: Generated<number>
+  progress_total: Generated<number>
+  created_at: CreatedAt
+  started_at: Timestamp | null
+  finished_at: Timestamp | null
+  error_code: string | null
+  error_message: string | null
+  result: ColumnType<unknown, string | null, string | null> | null
+}
+
 export interface Database {
   workspace: WorkspaceTable
   api_key: ApiKeyTable
@@ -220,6 +238,7 @@ export interface Database {
   aio_observation: AioObservationTable
   aio_appearance: AioAppearanceTable
   export_log: ExportLogTable
+  job: JobTable
   daily_response_stats: DailyResponseStatsTable
   daily_mention_stats: DailyMentionStatsTable
   workspace_domain: WorkspaceDomainTable

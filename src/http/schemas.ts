@@ -43,6 +43,20 @@ export function Envelope<T extends TSchema>(data: T, options: { message: boolean
     : Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false })
 }
 
+/** The background job a write queued (GET /api/v1/jobs/{id} follows it). */
+export const QueuedJob = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Follow it with GET /api/v1/jobs/{id}' }),
+    state: Type.Literal('queued'),
+  },
+  { additionalProperties: false, description: 'Present when the write queued a background job (e.g. re-analysis of stored history)' },
+)
+
+/** `{success, data, job?, message}`: a write that may queue a background job. */
+export function EnvelopeWithJob<T extends TSchema>(data: T) {
+  return Type.Object({ success: Type.Literal(true), data, job: Type.Optional(QueuedJob), message: Type.String() }, { additionalProperties: false })
+}
+
 export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),

@@ -1,12 +1,14 @@
 // Re-runs brand analysis over a workspace's stored responses and AI overviews after its
-// brand list changed, so history reflects the brands as they are now. Works in batches,
-// each its own short transaction, so other requests interleave instead of waiting.
-import type { Insertable } from 'kysely'
+// brand list changed, so history reflects the brands as they are now. Works in batches in
+// id order: a batch is read, analysed (responses on the worker-thread pool, outside any
+// transaction), then its old facts are replaced in one short transaction that also marks
+// the workspace's cached answers stale. Other requests interleave between batches.
+// The API runs this as a background job (src/jobs/reanalysis-job.ts); the CLI inline.
 import type { DB } from '../db/database.js'
-import type { Database } from '../db/schema.js'
-import { analyzeResponse, findAioAppearances, findMentionMatches, type BrandMatcher } from '../analysis/index.js'
+import { findAioAppearances, findMentionMatches, type BrandMatcher } from '../analysis/index.js'
+import { analyzeInline, type AnalysisPool } from '../analysis/analysis-pool.js'
 import { loadBrandMatcher } from './brand-terms.js'
-import { insertInChunks } from './insert-chunks.js'
+import { insertColumns, insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { rebuildRollups } from './rollups.js'
 import { bumpDataVersion } from '../db/data-version.js'
@@ -16,121 +18,179 @@ export interface ReanalysisProgress {
   observations: number
 }
 
-const BATCH = 500
+export const REANALYSIS_BATCH = 500
 
-/**
- * Replaces the brand facts of `table`'s rows batch by batch in id order: each batch reads
- * its rows, deletes their old facts and inserts the new ones in one transaction.
- */
-async function rewriteInBatches<T extends 'response' | 'aio_observation', F extends 'mention' | 'aio_appearance'>(
-  db: DB,
-  workspaceId: string,
-  spec: {
-    table: T
-    columns: readonly (keyof Database[T] & string)[]
-    facts: F
-    factKey: 'response_id' | 'observation_id'
-    analyse: (row: Record<string, unknown>) => Insertable<Database[F]>[]
-  },
-  onBatch: (rows: number) => void,
-): Promise<void> {
-  let after: string | undefined
-  for (;;) {
-    const rows = await inTransaction(db, async (trx) => {
-      let query = trx
-        .selectFrom(spec.table as 'response')
-        .select(spec.columns as never)
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('id')
-        .limit(BATCH)
-      if (after) query = query.where('id', '>', after)
-      const batch = (await query.execute()) as unknown as (Record<string, unknown> & { id: string })[]
-      if (batch.length === 0) return batch
-      const facts = batch.flatMap((row) => spec.analyse(row))
-      await trx
-        .deleteFrom(spec.facts as 'mention')
-        .where('workspace_id', '=', workspaceId)
-        .where(spec.factKey as 'response_id', 'in', batch.map((r) => r.id))
-        .execute()
-      await insertInChunks(facts, 2000, (chunk) => trx.insertInto(spec.facts as 'mention').values(chunk as never).execute())
-      return batch
-    })
-    if (rows.length === 0) return
-    after = rows[rows.length - 1].id
-    onBatch(rows.length)
-  }
+export interface StoredResponse {
+  id: string
+  content: string
+  prompt_id: string
+  provider: string
+  model: string
+  created_at: Date
 }
 
-export async function reanalyzeWorkspace(
-  db: DB,
-  workspaceId: string,
-  options: { onProgress?: (progress: ReanalysisProgress) => void; matcher?: BrandMatcher } = {},
-): Promise<ReanalysisProgress> {
-  const matcher = options.matcher ?? (await loadBrandMatcher(db, workspaceId))
-  const progress: ReanalysisProgress = { responses: 0, observations: 0 }
+export interface StoredObservation {
+  id: string
+  prompt_id: string
+  observed_at: Date
+  overview_text: string | null
+  has_aio: boolean
+}
 
-  await rewriteInBatches(
-    db,
-    workspaceId,
-    {
-      table: 'response',
-      columns: ['id', 'content', 'prompt_id', 'provider', 'model', 'created_at'],
-      facts: 'mention',
-      factKey: 'response_id',
-      analyse: (raw) => {
-        const row = raw as { id: string; content: string; prompt_id: string; provider: string; model: string; created_at: Date }
-        // Cheap match first: the NLP parse is only worth it when some brand is named.
-        // Only mentions depend on brands; citations and response sentiment stay as stored.
-        if (findMentionMatches(row.content, matcher).length === 0) return []
-        return analyzeResponse({ content: row.content }, matcher).mentions.map((m) => ({
-          workspace_id: workspaceId,
-          response_id: row.id,
-          brand_id: m.brandId,
-          prompt_id: row.prompt_id,
-          provider: row.provider,
-          model: row.model,
-          created_at: row.created_at,
-          occurrences: m.occurrences,
-          position: m.position,
-          sentiment: m.sentiment,
-        }))
-      },
-    },
-    (n) => {
-      progress.responses += n
-      options.onProgress?.({ ...progress })
-    },
+/** Analysis runs on these; without a pool, on the main thread (yielding between slices). */
+export type Analyser = Pick<AnalysisPool, 'analyze'>
+const inline: Analyser = { analyze: analyzeInline }
+
+/** How many responses and AI overviews a re-analysis of the workspace goes through. */
+export async function countReanalysisWork(db: DB, workspaceId: string): Promise<ReanalysisProgress> {
+  const [responses, observations] = await Promise.all([
+    db.selectFrom('response').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+    db.selectFrom('aio_observation').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+  ])
+  return { responses: Number(responses.n), observations: Number(observations.n) }
+}
+
+export function readResponseBatch(db: DB, workspaceId: string, after: string | undefined, limit = REANALYSIS_BATCH): Promise<StoredResponse[]> {
+  return db
+    .selectFrom('response')
+    .select(['id', 'content', 'prompt_id', 'provider', 'model', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .$if(after !== undefined, (qb) => qb.where('id', '>', after!))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+export function readObservationBatch(db: DB, workspaceId: string, after: string | undefined, limit = REANALYSIS_BATCH): Promise<StoredObservation[]> {
+  return db
+    .selectFrom('aio_observation')
+    .select(['id', 'prompt_id', 'observed_at', 'overview_text', 'has_aio'])
+    .where('workspace_id', '=', workspaceId)
+    .$if(after !== undefined, (qb) => qb.where('id', '>', after!))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/**
+ * Replaces the mentions of one batch of responses. Per-batch rollup maintenance belongs in
+ * this transaction: retract the batch's old mentions from the rollups before the delete and
+ * add the new ones after the insert; until the rollup registry provides that, the caller
+ * rebuilds the rollups once after the last batch.
+ */
+export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: readonly StoredResponse[], matcher: BrandMatcher, analyser: Analyser = inline): Promise<void> {
+  if (rows.length === 0) return
+  // Cheap match first: the NLP parse (sentiment) is only worth it when some brand is named.
+  // Only mentions depend on brands; citations and response sentiment stay as stored.
+  const named = rows.filter((row) => findMentionMatches(row.content, matcher).length > 0)
+  const analyses = await analyser.analyze(
+    named.map((row) => ({ content: row.content })),
+    matcher,
   )
+  const mentions = named.flatMap((row, i) =>
+    analyses[i].mentions.map((m) => ({
+      workspace_id: workspaceId,
+      response_id: row.id,
+      brand_id: m.brandId,
+      prompt_id: row.prompt_id,
+      provider: row.provider,
+      model: row.model,
+      created_at: row.created_at,
+      occurrences: m.occurrences,
+      position: m.position,
+      sentiment: m.sentiment,
+    })),
+  )
+  await inTransaction(db, async (trx) => {
+    await trx
+      .deleteFrom('mention')
+      .where('workspace_id', '=', workspaceId)
+      .where(
+        'response_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute()
+    // One array parameter per column: far less SQL to parse than a VALUES list (as ingestion does).
+    await insertColumns(trx, 'mention', mentions, {
+      workspace_id: 'uuid',
+      response_id: 'uuid',
+      brand_id: 'uuid',
+      prompt_id: 'uuid',
+      provider: 'text',
+      model: 'text',
+      created_at: 'timestamptz',
+      occurrences: 'int4',
+      position: 'int4',
+      sentiment: 'float8',
+    })
+    await bumpDataVersion(trx, workspaceId)
+  })
+}
 
-  // Mentions changed: the rollups are recomputed from them in one statement set.
-  await rebuildRollups(db, workspaceId)
-
-  await rewriteInBatches(
-    db,
-    workspaceId,
-    {
-      table: 'aio_observation',
-      columns: ['id', 'prompt_id', 'observed_at', 'overview_text', 'has_aio'],
-      facts: 'aio_appearance',
-      factKey: 'observation_id',
-      analyse: (raw) => {
-        const row = raw as { id: string; prompt_id: string; observed_at: Date; overview_text: string | null; has_aio: boolean }
-        if (!row.has_aio || !row.overview_text) return []
-        return findAioAppearances(row.overview_text, matcher).map((a) => ({
+/** Replaces the brand appearances of one batch of AI overviews (matching only: no NLP). */
+export async function reanalyzeObservationBatch(db: DB, workspaceId: string, rows: readonly StoredObservation[], matcher: BrandMatcher): Promise<void> {
+  if (rows.length === 0) return
+  const appearances = rows.flatMap((row) =>
+    !row.has_aio || !row.overview_text
+      ? []
+      : findAioAppearances(row.overview_text, matcher).map((a) => ({
           workspace_id: workspaceId,
           observation_id: row.id,
           brand_id: a.brandId,
           prompt_id: row.prompt_id,
           observed_at: row.observed_at,
           position: a.position,
-        }))
-      },
-    },
-    (n) => {
-      progress.observations += n
-      options.onProgress?.({ ...progress })
-    },
+        })),
   )
-  await bumpDataVersion(db, workspaceId)
+  await inTransaction(db, async (trx) => {
+    await trx
+      .deleteFrom('aio_appearance')
+      .where('workspace_id', '=', workspaceId)
+      .where(
+        'observation_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute()
+    await insertInChunks(appearances, 2000, (chunk) => trx.insertInto('aio_appearance').values(chunk).execute())
+    await bumpDataVersion(trx, workspaceId)
+  })
+}
+
+export interface ReanalysisOptions {
+  matcher?: BrandMatcher
+  analyser?: Analyser
+  batchSize?: number
+  /** after each committed batch, with the counts so far; may throw to stop between batches */
+  afterBatch?: (progress: ReanalysisProgress) => void | Promise<void>
+}
+
+/** Responses first (then the rollups), then AI overviews. */
+export async function reanalyzeWorkspace(db: DB, workspaceId: string, options: ReanalysisOptions = {}): Promise<ReanalysisProgress> {
+  const matcher = options.matcher ?? (await loadBrandMatcher(db, workspaceId))
+  const batchSize = options.batchSize ?? REANALYSIS_BATCH
+  const progress: ReanalysisProgress = { responses: 0, observations: 0 }
+
+  for (let after: string | undefined; ; ) {
+    const rows = await readResponseBatch(db, workspaceId, after, batchSize)
+    if (rows.length === 0) break
+    await reanalyzeResponseBatch(db, workspaceId, rows, matcher, options.analyser)
+    after = rows[rows.length - 1].id
+    progress.responses += rows.length
+    await options.afterBatch?.({ ...progress })
+  }
+
+  // Mentions changed: the rollups are recomputed from them in one statement set.
+  await rebuildRollups(db, workspaceId)
+
+  for (let after: string | undefined; ; ) {
+    const rows = await readObservationBatch(db, workspaceId, after, batchSize)
+    if (rows.length === 0) break
+    await reanalyzeObservationBatch(db, workspaceId, rows, matcher)
+    after = rows[rows.length - 1].id
+    progress.observations += rows.length
+    await options.afterBatch?.({ ...progress })
+  }
   return progress
 }

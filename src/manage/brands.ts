@@ -1,10 +1,11 @@
-// Brand writes (scope manage:workspace). Any change re-analyses the workspace's history,
-// because mentions and positions depend on the whole brand list.
+// Brand writes (scope manage:workspace). A change to what matching sees queues a
+// re-analysis of the workspace's history (mentions and positions depend on the whole brand
+// list); the write answers at once with the queued job.
 import type { DB } from '../db/database.js'
 import type { DiscoveryStatus } from '../db/schema.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
-import { reanalyzeWorkspace, type ReanalysisProgress } from '../ingest/reanalyze.js'
+import { REANALYSIS, type JobQueue, type JobRef } from '../jobs/index.js'
 import { cleanList } from './clean-list.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { MAX_BRANDS_PER_WORKSPACE } from './limits.js'
@@ -86,7 +87,8 @@ async function checkBrandCount(db: DB, workspaceId: string): Promise<void> {
   }
 }
 
-export async function createBrand(db: DB, workspaceId: string, raw: BrandInput) {
+/** `queue` takes the re-analysis job; it runs in the caller's transaction, so the job appears when the brand does. */
+export async function createBrand(db: DB, workspaceId: string, raw: BrandInput, queue: JobQueue) {
   const input = clean(raw)
   if (!input.name) throw new AppError(400, 'missing_parameter', 'name is required', { param: 'name' })
   await checkConflicts(db, workspaceId, undefined, input)
@@ -107,17 +109,23 @@ export async function createBrand(db: DB, workspaceId: string, raw: BrandInput) 
     .returning(brandColumns)
     .executeTakeFirstOrThrow()
   await bumpDataVersion(db, workspaceId)
-  const reanalysis = await reanalyzeWorkspace(db, workspaceId)
-  return { brand, reanalysis }
+  const job = await queue.enqueue(db, workspaceId, REANALYSIS)
+  return { brand, job }
 }
 
-export async function updateBrand(db: DB, workspaceId: string, brandId: string, raw: BrandInput): Promise<{ brand: Awaited<ReturnType<typeof createBrand>>['brand']; reanalysis: ReanalysisProgress | null }> {
+export async function updateBrand(
+  db: DB,
+  workspaceId: string,
+  brandId: string,
+  raw: BrandInput,
+  queue: JobQueue,
+): Promise<{ brand: Awaited<ReturnType<typeof createBrand>>['brand']; job: JobRef | null }> {
   const input = clean(raw)
   const existing = await db.selectFrom('brand').select(brandColumns).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst()
   if (!existing) throw notFound('Brand')
   await checkConflicts(db, workspaceId, brandId, input)
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-  if (Object.keys(changes).length === 0) return { brand: existing, reanalysis: null }
+  if (Object.keys(changes).length === 0) return { brand: existing, job: null }
   const brand = await db
     .updateTable('brand')
     .set({ ...changes, updated_at: new Date() })
@@ -128,8 +136,8 @@ export async function updateBrand(db: DB, workspaceId: string, brandId: string, 
   // Only what matching sees needs a new analysis.
   await bumpDataVersion(db, workspaceId)
   const affectsAnalysis = ['name', 'aliases', 'domain', 'is_active'].some((field) => field in changes)
-  const reanalysis = affectsAnalysis ? await reanalyzeWorkspace(db, workspaceId) : null
-  return { brand, reanalysis }
+  const job = affectsAnalysis ? await queue.enqueue(db, workspaceId, REANALYSIS) : null
+  return { brand, job }
 }
 
 /** Every brand of the workspace, primary first, then by name. */

@@ -2,7 +2,7 @@ import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { cleanList } from './clean-list.js'
-import { rebuildRollups } from '../ingest/rollups.js'
+import { ROLLUPS_REBUILD, type JobQueue } from '../jobs/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface PromptInput {
@@ -35,7 +35,7 @@ export async function createPrompt(db: DB, workspaceId: string, raw: PromptInput
   return prompt
 }
 
-export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput) {
+export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput, queue: JobQueue) {
   const input = clean(raw)
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
   const query =
@@ -44,10 +44,10 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
       : db.updateTable('prompt').set({ ...changes, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('id', '=', promptId).returning(promptColumns)
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
-  // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
-  if ('tags' in changes) await rebuildRollups(db, workspaceId, { mentionsChanged: false })
   if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
-  return prompt
+  // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
+  const job = 'tags' in changes ? await queue.enqueue(db, workspaceId, ROLLUPS_REBUILD) : null
+  return { prompt, job }
 }
 
 /** Every prompt template of the workspace, oldest first. */

@@ -28,6 +28,8 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     ids.target_brand_id = brand.id
     ids.prompt_id = prompt.id
     ids.prompt_template_id = prompt.id
+    // A queued job (no worker runs in this suite) for GET /jobs/{job_id}.
+    ids.job_id = (await ctx.app.jobs.enqueue(ctx.database.db, demo.workspaceId, 'reanalysis')).id
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())
@@ -72,6 +74,7 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
         '/api/v1/aio-metrics',
         '/api/v1/aio-metrics/prompt/{prompt_id}',
         '/api/v1/filters',
+        '/api/v1/jobs/{job_id}',
       ]),
     )
   }, 120_000)

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { createTestContext, testBackends, waitForJob, type TestContext } from '../helpers/test-app.js'
 import { seedDemo } from '../../src/demo/seed-demo.js'
 import { getDashboard } from '../../src/queries/dashboard/get-dashboard.js'
 import { resolveAnalyticsFilters, type AnalyticsFilters } from '../../src/queries/analytics-filters.js'
@@ -61,7 +61,7 @@ describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
   let workspaceId: string
   let models: string[]
   beforeAll(async () => {
-    ctx = await createTestContext(backend)
+    ctx = await createTestContext(backend, { jobsWorker: true })
     workspaceId = (await seedDemo(ctx.database.db, { today: TODAY })).workspaceId
     models = (await ctx.database.db.selectFrom('model').select('id').where('workspace_id', '=', workspaceId).execute()).map((m) => m.id)
   }, 180_000)
@@ -182,7 +182,9 @@ describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
   it('stays exact after a prompt changes tags and after a rebuild', async () => {
     const prompt = await ctx.database.db.selectFrom('prompt').select(['id', 'tags']).where('workspace_id', '=', workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const { updatePrompt } = await import('../../src/manage/prompts.js')
-    await updatePrompt(ctx.database.db, workspaceId, prompt.id, { tags: ['no-such-tag', ...prompt.tags] })
+    const { job } = await updatePrompt(ctx.database.db, workspaceId, prompt.id, { tags: ['no-such-tag', ...prompt.tags] }, ctx.app.jobs)
+    expect(job).not.toBeNull()
+    await waitForJob(ctx, workspaceId, job!.id)
     const filters = await resolveAnalyticsFilters(ctx.database.db, workspaceId, { start_date: addDays(TODAY, -89), end_date: TODAY, tags: ['no-such-tag'] })
     const fast = await getDashboard(ctx.database.db, workspaceId, filters)
     expect(fast.total_mentions).toBeGreaterThan(0)

@@ -12,6 +12,7 @@ import { createWorkspace } from '../../src/admin/workspaces.js'
 import { createApiKey } from '../../src/admin/api-key-store.js'
 import { SCOPES, type Scope, type Tier } from '../../src/auth/scopes.js'
 import { ensureTestDatabase } from './test-database.js'
+import type { JobRuntime, JobView } from '../../src/jobs/index.js'
 
 export type TestBackend = 'pglite' | 'postgres'
 
@@ -32,7 +33,15 @@ export interface TestContext {
 // Once per test file process; the global setup has usually created it already.
 const ensured = new Map<string, Promise<void>>()
 
-export async function createTestContext(backend: TestBackend, overrides: Partial<Config> = {}): Promise<TestContext> {
+// Suites queue jobs but run none unless they ask for a worker ({ jobsWorker: true }): a
+// background job would otherwise bump data versions under tests that check caching.
+const testJobs: Partial<Config> = { jobsWorker: false, jobsPollSeconds: 1 }
+
+export async function createTestContext(
+  backend: TestBackend,
+  overrides: Partial<Config> = {},
+  options: { jobs?: (database: DatabaseHandle, config: Config) => Promise<JobRuntime> } = {},
+): Promise<TestContext> {
   const base = loadConfig({})
   let schema: string | undefined
   let config: Config
@@ -46,13 +55,15 @@ export async function createTestContext(backend: TestBackend, overrides: Partial
     await client.connect()
     await client.query(`create schema ${schema}`)
     await client.end()
-    config = { ...base, databaseUrl: url, databasePoolSize: 5, ...overrides }
+    // pg-boss gets a schema of its own per suite too.
+    config = { ...base, ...testJobs, databaseUrl: url, databasePoolSize: 5, jobsSchema: `${schema}_jobs`, ...overrides }
   } else {
-    config = { ...base, databaseUrl: 'memory://', ...overrides }
+    config = { ...base, ...testJobs, databaseUrl: 'memory://', ...overrides }
   }
   const database = await openDatabase(config, { searchPath: schema })
   await migrateToLatest(database.db)
-  const app = await buildApp({ config, database, logger: false })
+  const jobs = options.jobs ? await options.jobs(database, config) : undefined
+  const app = await buildApp({ config, database, logger: false, jobs })
   await app.ready()
 
   let counter = 0
@@ -77,8 +88,21 @@ export async function createTestContext(backend: TestBackend, overrides: Partial
         const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
         await client.connect()
         await client.query(`drop schema ${schema} cascade`)
+        await client.query(`drop schema if exists ${config.jobsSchema} cascade`)
         await client.end()
       }
     },
+  }
+}
+
+/** Waits until the job has finished (succeeded, failed or cancelled) and returns it as the API shows it. */
+export async function waitForJob(ctx: TestContext, workspaceId: string, jobId: string, timeoutMs = 60_000): Promise<JobView> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const job = await ctx.app.jobs.get(ctx.database.db, workspaceId, jobId)
+    if (!job) throw new Error(`job ${jobId} of workspace ${workspaceId} not found`)
+    if (job.state === 'succeeded' || job.state === 'failed' || job.state === 'cancelled') return job
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.state} after ${timeoutMs} ms (is the test context started with jobsWorker: true?)`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
-import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
+import { createBrand, createPrompt, ingest, post, settled } from '../helpers/requests.js'
 
 describe.each(testBackends)('ingestion (%s)', (backend) => {
   let ctx: TestContext
@@ -9,7 +9,7 @@ describe.each(testBackends)('ingestion (%s)', (backend) => {
   let acme: string
   let globex: string
   beforeAll(async () => {
-    ctx = await createTestContext(backend, { bodyLimitBytes: 1024 * 1024 })
+    ctx = await createTestContext(backend, { bodyLimitBytes: 1024 * 1024, jobsWorker: true })
     tenant = await ctx.tenant()
     promptId = await createPrompt(ctx, tenant.key, 'Best CRM for startups?', ['crm'])
     acme = await createBrand(ctx, tenant.key, { name: 'Acme', domain: 'acme.com', is_primary: true })
@@ -113,14 +113,14 @@ describe.each(testBackends)('ingestion (%s)', (backend) => {
     const mentionsOf = async () =>
       (await ctx.database.db.selectFrom('mention').innerJoin('brand', (j) => j.onRef('brand.id', '=', 'mention.brand_id').onRef('brand.workspace_id', '=', 'mention.workspace_id')).select(['brand.name', 'mention.position']).where('mention.workspace_id', '=', t.workspaceId).orderBy('mention.position').execute())
     expect(await mentionsOf()).toEqual([])
-    const umbrella = await createBrand(ctx, t.key, { name: 'Umbrella' })
+    const umbrella = (await settled(ctx, t.workspaceId, await post(ctx, '/api/v1/brands', t.key, { name: 'Umbrella' }))).json().data.id
     expect(await mentionsOf()).toEqual([{ name: 'Umbrella', position: 1 }])
-    await createBrand(ctx, t.key, { name: 'Initech' })
+    await settled(ctx, t.workspaceId, await post(ctx, '/api/v1/brands', t.key, { name: 'Initech' }))
     expect(await mentionsOf()).toEqual([
       { name: 'Initech', position: 1 },
       { name: 'Umbrella', position: 2 },
     ])
-    const renamed = await post(ctx, `/api/v1/brands/${umbrella}`, t.key, { name: 'Umbrella Corp' }, 'PATCH')
+    const renamed = await settled(ctx, t.workspaceId, await post(ctx, `/api/v1/brands/${umbrella}`, t.key, { name: 'Umbrella Corp' }, 'PATCH'))
     expect(renamed.statusCode).toBe(200)
     expect(await mentionsOf()).toEqual([{ name: 'Initech', position: 1 }])
   })

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBrand, listBrands } from '../../src/manage/brands.js'
 import { createPrompt, listPrompts } from '../../src/manage/prompts.js'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import type { JobQueue } from '../../src/jobs/index.js'
+
+// These tests look at the rows only: the re-analysis a brand write asks for is not needed.
+const noJobs: JobQueue = { enqueue: async () => null }
 
 describe.each(testBackends)('brand and prompt lists (%s)', (backend) => {
   let ctx: TestContext
@@ -15,9 +19,9 @@ describe.each(testBackends)('brand and prompt lists (%s)', (backend) => {
   it('lists the workspace brands primary first, then by name, and nothing of another workspace', async () => {
     const [mine, other] = [await ctx.tenant(), await ctx.tenant()]
     const db = ctx.database.db
-    for (const name of ['Zeta', 'Acme']) await createBrand(db, mine.workspaceId, { name })
-    await createBrand(db, mine.workspaceId, { name: 'Own', domain: 'own.com', is_primary: true })
-    await createBrand(db, other.workspaceId, { name: 'Foreign' })
+    for (const name of ['Zeta', 'Acme']) await createBrand(db, mine.workspaceId, { name }, noJobs)
+    await createBrand(db, mine.workspaceId, { name: 'Own', domain: 'own.com', is_primary: true }, noJobs)
+    await createBrand(db, other.workspaceId, { name: 'Foreign' }, noJobs)
     const brands = await listBrands(db, mine.workspaceId)
     expect(brands.map((b) => b.name)).toEqual(['Own', 'Acme', 'Zeta'])
     expect(brands[0]).toMatchObject({ domain: 'own.com', is_primary: true, is_active: true, aliases: [] })

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
-import { createPrompt, post } from '../helpers/requests.js'
+import { createTestContext, testBackends, waitForJob, type TestContext } from '../helpers/test-app.js'
+import { createPrompt, ingest, post } from '../helpers/requests.js'
 
 describe.each(testBackends)('brand and prompt management (%s)', (backend) => {
   let ctx: TestContext
   let tenant: { workspaceId: string; key: string }
   beforeAll(async () => {
-    ctx = await createTestContext(backend)
+    ctx = await createTestContext(backend, { jobsWorker: true })
     tenant = await ctx.tenant()
   })
   afterAll(() => ctx.close())
@@ -59,6 +59,25 @@ describe.each(testBackends)('brand and prompt management (%s)', (backend) => {
     expect((await post(ctx, '/api/v1/prompts', tenant.key, { text: '' })).statusCode).toBe(400)
     const other = await ctx.tenant()
     expect((await post(ctx, `/api/v1/prompts/${prompt.id}`, other.key, { text: 'x' }, 'PATCH')).statusCode).toBe(404)
+  })
+
+  it('a brand change re-analyses stored history in a background job the write returns', async () => {
+    const t = await ctx.tenant()
+    const promptId = await createPrompt(ctx, t.key, 'which crm')
+    await ingest(ctx, t.key, [{ external_id: 'x1', prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: 'Initech beats Hooli.', created_at: '2026-05-01T10:00:00Z' }])
+    const names = async () =>
+      (await ctx.database.db.selectFrom('mention').innerJoin('brand', (j) => j.onRef('brand.id', '=', 'mention.brand_id').onRef('brand.workspace_id', '=', 'mention.workspace_id')).select('brand.name').where('mention.workspace_id', '=', t.workspaceId).orderBy('mention.position').execute()).map((r) => r.name)
+    const created = await post(ctx, '/api/v1/brands', t.key, { name: 'Hooli' })
+    expect(created.json().job.state).toBe('queued')
+    expect(await waitForJob(ctx, t.workspaceId, created.json().job.id)).toMatchObject({ state: 'succeeded', result: { responses: 1, observations: 0 }, progress: { done: 1, total: 1 } })
+    expect(await names()).toEqual(['Hooli'])
+    const renamed = await post(ctx, `/api/v1/brands/${created.json().data.id}`, t.key, { aliases: ['Initech'] }, 'PATCH')
+    expect((await waitForJob(ctx, t.workspaceId, renamed.json().job.id)).state).toBe('succeeded')
+    const mention = await ctx.database.db.selectFrom('mention').select(['occurrences', 'position']).where('workspace_id', '=', t.workspaceId).executeTakeFirstOrThrow()
+    expect(mention).toEqual({ occurrences: 2, position: 1 })
+    const off = await post(ctx, `/api/v1/brands/${created.json().data.id}`, t.key, { is_active: false }, 'PATCH')
+    expect((await waitForJob(ctx, t.workspaceId, off.json().job.id)).state).toBe('succeeded')
+    expect(await names()).toEqual([])
   })
 
   it('needs manage:workspace', async () => {

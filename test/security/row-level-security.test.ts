@@ -7,7 +7,7 @@ import { createBrand, createPrompt, ingest } from '../helpers/requests.js'
 import { APP_ROLE, beginScoped, setScope } from '../../src/db/tenant-scope.js'
 import { hashApiKey } from '../../src/auth/api-keys.js'
 
-const TENANT_TABLES = ['workspace', 'api_key', 'model', 'brand', 'prompt', 'response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals']
+const TENANT_TABLES = ['workspace', 'api_key', 'model', 'brand', 'prompt', 'response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'export_log', 'job', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals']
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security (postgres)', () => {
   let ctx: TestContext

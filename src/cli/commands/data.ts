@@ -7,7 +7,10 @@ import cliProgress from 'cli-progress'
 import { loadBrandMatcher } from '../../ingest/brand-terms.js'
 import { ingestAio } from '../../ingest/ingest-aio.js'
 import { ingestResponses, type IngestResult } from '../../ingest/ingest-responses.js'
-import { reanalyzeWorkspace } from '../../ingest/reanalyze.js'
+import { countReanalysisWork, reanalyzeWorkspace, type ReanalysisProgress } from '../../ingest/reanalyze.js'
+import { sharedAnalysisPool } from '../../analysis/analysis-pool.js'
+import type { DB } from '../../db/database.js'
+import type { JobQueue } from '../../jobs/index.js'
 import { MAX_BATCH_ITEMS } from '../../ingest/validate-items.js'
 import { AppError } from '../../http/errors.js'
 import { createBrand, listBrands } from '../../manage/brands.js'
@@ -17,6 +20,20 @@ import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput, table, UsageError, type Output } from '../output.js'
 
 const collect = (value: string, previous: string[]) => [...previous, value]
+
+// The CLI runs no job worker: it re-analyses inline, right after the write, with a progress
+// bar (the server queues the same work as a background job instead).
+const inlineAfterWrite: JobQueue = { enqueue: async () => null }
+
+async function reanalyzeWithProgress(db: DB, workspaceId: string, out: Output, analysisThreads: number): Promise<ReanalysisProgress> {
+  const work = await countReanalysisWork(db, workspaceId)
+  const bar = progressBar(out, work.responses + work.observations, 'responses and AI overviews')
+  try {
+    return await reanalyzeWorkspace(db, workspaceId, { analyser: sharedAnalysisPool(analysisThreads), afterBatch: (p) => bar.update(p.responses + p.observations) })
+  } finally {
+    bar.stop()
+  }
+}
 
 /** A progress bar on stderr with rows/s and ETA; silent under --json or without a terminal. */
 function progressBar(out: Output, total: number, unit: string) {
@@ -130,15 +147,21 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; name: string; domain?: string; alias: string[]; primary?: boolean; inactive?: boolean; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
-      const { brand, reanalysis } = await withDatabase(async (database) => {
+      const { brand, reanalysis } = await withDatabase(async (database, config) => {
         const workspace = await requireWorkspace(database, options.workspace)
-        return createBrand(database.db, workspace.id, {
-          name: options.name,
-          domain: options.domain,
-          aliases: options.alias,
-          is_primary: Boolean(options.primary),
-          is_active: !options.inactive,
-        })
+        const { brand } = await createBrand(
+          database.db,
+          workspace.id,
+          {
+            name: options.name,
+            domain: options.domain,
+            aliases: options.alias,
+            is_primary: Boolean(options.primary),
+            is_active: !options.inactive,
+          },
+          inlineAfterWrite,
+        )
+        return { brand, reanalysis: await reanalyzeWithProgress(database.db, workspace.id, out, config.analysisThreads) }
       })
       out.result({ ...brand, reanalysis }, [`Added brand "${brand.name}" (${brand.id})`, `Re-analysed ${reanalysis.responses} responses and ${reanalysis.observations} AI overviews`])
     })
@@ -212,9 +235,9 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
-      const result = await withDatabase(async (database) => {
+      const result = await withDatabase(async (database, config) => {
         const workspace = await requireWorkspace(database, options.workspace)
-        return reanalyzeWorkspace(database.db, workspace.id, { onProgress: (p) => !out.json && out.info(`re-analysed ${p.responses} responses, ${p.observations} AI overviews`) })
+        return reanalyzeWithProgress(database.db, workspace.id, out, config.analysisThreads)
       })
       out.result(result, `Re-analysed ${result.responses} responses and ${result.observations} AI overviews`)
     })

@@ -16,6 +16,7 @@ import { dashboardRoutes } from './dashboard/index.js'
 import { exportsRoutes } from './exports/index.js'
 import { filtersRoutes } from './filters/index.js'
 import { ingestRoutes } from './ingest/index.js'
+import { jobsRoutes } from './jobs/index.js'
 import { promptsRoutes } from './prompts/index.js'
 import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
@@ -39,11 +40,12 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
     return payload
   })
 
-  // Analytics answers are cached by (workspace data version, URL, day); exports are not.
+  // Analytics answers are cached by (workspace data version, URL, day); exports and jobs
+  // (whose state moves without a data change) are not.
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || !request.auth) return
+    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || request.url.startsWith('/api/v1/jobs') || !request.auth) return
     const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
     // `Cache-Control: no-cache` asks for a fresh computation (the answer is still stored).
     const hit = /no-cache/i.test(String(request.headers['cache-control'] ?? '')) ? undefined : cache.get(key)
@@ -85,4 +87,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(responsesRoutes)
   await app.register(aioMetricsRoutes)
   await app.register(exportsRoutes)
+  await app.register(jobsRoutes)
 }

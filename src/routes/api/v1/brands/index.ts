@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createBrand, updateBrand } from '../../../../manage/brands.js'
-import type { ReanalysisProgress } from '../../../../ingest/reanalyze.js'
 import { notFound } from '../../../../http/errors.js'
 import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
@@ -9,7 +8,7 @@ import { getBrands } from '../../../../queries/brands/get-brands.js'
 import { BRANDS_PER_PAGE, getBrandSchema, IS_ACTIVE_DEFAULT, listBrandsSchema } from './read-schemas.js'
 import { createBrandRoute, updateBrandRoute } from './write-schemas.js'
 
-const reanalysisNote = (r: ReanalysisProgress | null) => (r ? `; re-analysed ${r.responses} responses and ${r.observations} AI overviews` : '')
+const jobNote = (job: { id: string } | null) => (job ? `; re-analysis of stored history queued (job ${job.id})` : '')
 
 export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/brands', { schema: listBrandsSchema }, async (request) => {
@@ -40,13 +39,13 @@ export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
-    const { brand, reanalysis } = await createBrand(request.db, request.auth.workspaceId, request.body)
+    const { brand, job } = await createBrand(request.db, request.auth.workspaceId, request.body, app.jobs)
     reply.status(201)
-    return { success: true as const, data: brand, message: `Created brand "${brand.name}"${reanalysisNote(reanalysis)}` }
+    return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Created brand "${brand.name}"${jobNote(job)}` }
   })
 
   app.patch('/brands/:brand_id', updateBrandRoute, async (request) => {
-    const { brand, reanalysis } = await updateBrand(request.db, request.auth.workspaceId, request.params.brand_id, request.body)
-    return { success: true as const, data: brand, message: `Updated brand "${brand.name}"${reanalysisNote(reanalysis)}` }
+    const { brand, job } = await updateBrand(request.db, request.auth.workspaceId, request.params.brand_id, request.body, app.jobs)
+    return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Updated brand "${brand.name}"${jobNote(job)}` }
   })
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Envelope, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
+import { EnvelopeWithJob, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
 import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../../../../manage/limits.js'
 
 const brandFields = {
@@ -37,7 +37,7 @@ export const createBrandRoute = {
   config: { access },
   schema: {
     summary: 'Create a brand',
-    description: `Adds a brand (your own or a competitor) and re-analyses the workspace's stored responses so history includes it. A workspace has at most ${MAX_BRANDS_PER_WORKSPACE} brands. Scope manage:workspace.`,
+    description: `Adds a brand (your own or a competitor) and queues a re-analysis of the workspace's stored responses so history includes it; the answer carries the job (follow it with GET /api/v1/jobs/{id}). A workspace has at most ${MAX_BRANDS_PER_WORKSPACE} brands. Scope manage:workspace.`,
     tags: ['management'],
     querystring: Type.Object({}, { additionalProperties: false }),
     body: Type.Object(
@@ -52,7 +52,7 @@ export const createBrandRoute = {
       },
       { additionalProperties: false },
     ),
-    response: Responses(Envelope(ManagedBrand, { message: true }), 201),
+    response: Responses(EnvelopeWithJob(ManagedBrand), 201),
   },
 }
 
@@ -60,7 +60,8 @@ export const updateBrandRoute = {
   config: { access },
   schema: {
     summary: 'Update a brand',
-    description: 'Changes only the fields sent. A change to name, aliases, domain or is_active re-analyses stored responses. Scope manage:workspace.',
+    description:
+      'Changes only the fields sent. A change to name, aliases, domain or is_active queues a re-analysis of stored responses; the answer then carries the job. Scope manage:workspace.',
     tags: ['management'],
     params: Type.Object({ brand_id: UuidParam('Brand id') }),
     querystring: Type.Object({}, { additionalProperties: false }),
@@ -76,6 +77,6 @@ export const updateBrandRoute = {
       },
       { additionalProperties: false },
     ),
-    response: Responses(Envelope(ManagedBrand, { message: true })),
+    response: Responses(EnvelopeWithJob(ManagedBrand)),
   },
 }

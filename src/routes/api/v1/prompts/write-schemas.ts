@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Envelope, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
+import { Envelope, EnvelopeWithJob, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
 
 export const ManagedPrompt = Type.Object(
   {
@@ -32,10 +32,11 @@ export const updatePromptRoute = {
   config: { access },
   schema: {
     summary: 'Update a prompt template',
+    description: "Changes only the fields sent. New tags queue a rebuild of the workspace's rollups (the prompt's history moves to its new tags); the answer then carries the job. Scope manage:workspace.",
     tags: ['management'],
     params: Type.Object({ prompt_id: UuidParam('Prompt id') }),
     querystring: Type.Object({}, { additionalProperties: false }),
     body: Type.Object({ text: Type.Optional(text), tags: Type.Optional(tags), is_active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    response: Responses(Envelope(ManagedPrompt, { message: true })),
+    response: Responses(EnvelopeWithJob(ManagedPrompt)),
   },
 }

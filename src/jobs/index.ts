@@ -1,0 +1,38 @@
+// Wires the job runtime for one process: which job types exist and what runs them.
+import type { Config } from '../config.js'
+import type { DatabaseHandle } from '../db/database.js'
+import { AnalysisPool } from '../analysis/analysis-pool.js'
+import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
+import { REANALYSIS, ROLLUPS_REBUILD, reanalysisJob, rollupsRebuildJob } from './reanalysis-job.js'
+
+export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView } from './job-runtime.js'
+export { REANALYSIS, ROLLUPS_REBUILD } from './reanalysis-job.js'
+
+/**
+ * Background work should not take every core from the requests being served: jobs analyse
+ * on a pool of their own with half the analysis threads (at least one). Measured on the
+ * demo, 2 cores, PostgreSQL, /dashboard at concurrency 8: see README "Background jobs".
+ */
+export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
+
+export async function startJobs(
+  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'analysisThreads'>,
+  database: DatabaseHandle,
+  options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'log'>> & { batchSize?: number } = {},
+): Promise<JobRuntime> {
+  const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads)) : undefined
+  const runtime = await JobRuntime.start({
+    database,
+    schema: config.jobsSchema,
+    connectionString: database.backend === 'postgres' ? config.databaseUrl : undefined,
+    worker: config.jobsWorker,
+    pollingIntervalSeconds: config.jobsPollSeconds,
+    log: options.log,
+    handlers: options.handlers ?? {
+      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize }),
+      [ROLLUPS_REBUILD]: rollupsRebuildJob(),
+    },
+  })
+  if (pool) runtime.onStopped(() => pool.close())
+  return runtime
+}

@@ -1,0 +1,286 @@
+// Durable background jobs (DESIGN §13): pg-boss 10 keeps the queue in the database (schema
+// `pgboss` by default), so a queued job survives a restart and, on PostgreSQL, several
+// instances share one queue and each job is fetched by exactly one of them (FOR UPDATE SKIP
+// LOCKED). Beacon keeps its own record of each job (table `job`, workspace-scoped) with
+// progress and result; GET /api/v1/jobs/{id} reads that.
+//
+// One job per workspace at a time: every queue uses pg-boss's `stately` policy with the
+// workspace id as singleton key, i.e. at most one queued and one running job per workspace
+// and type. An edit while a job is queued joins that job (it has not read the brands yet,
+// so it will see the edit); an edit while one runs queues one more, which runs after it.
+import PgBoss from 'pg-boss'
+import { sql } from 'kysely'
+import type { DB, DatabaseHandle } from '../db/database.js'
+import { APP_ROLE } from '../db/tenant-scope.js'
+import { AppError } from '../http/errors.js'
+import { kyselyExecutor, pgliteExecutor } from './pglite-adapter.js'
+import { reconcileState, type BossState, type JobState } from './job-state.js'
+
+/** A job a write just queued (or joined while it was still queued). */
+export interface JobRef {
+  id: string
+  state: 'queued'
+}
+
+/** What a handler gets: the job, a way to report progress, and a shutdown flag. */
+export interface JobContext {
+  readonly jobId: string
+  readonly workspaceId: string
+  readonly db: DB
+  /** true once shutdown began: finish the batch in hand, then call `checkpoint()` */
+  readonly stopping: boolean
+  /** Records progress; throws JobInterrupted when the process is shutting down, so call it between batches. */
+  checkpoint(done: number, total: number): Promise<void>
+  /** Queues another job for this workspace (e.g. the data changed while this one ran). */
+  enqueue(type: string): Promise<JobRef>
+}
+
+export type JobHandler = (context: JobContext) => Promise<Record<string, unknown>>
+
+/** Thrown at a checkpoint during shutdown: the job goes back to the queue and runs again after the restart. */
+export class JobInterrupted extends Error {
+  constructor() {
+    super('the process is shutting down; the job will run again')
+    this.name = 'JobInterrupted'
+  }
+}
+
+export interface JobView {
+  id: string
+  type: string
+  state: JobState
+  progress: { done: number; total: number }
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+  error: { code: string; message: string } | null
+  result: unknown
+}
+
+export interface JobQueue {
+  /** Queues (or joins the queued) job of this type for the workspace; `db` may be the caller's transaction. */
+  enqueue(db: DB, workspaceId: string, type: string): Promise<JobRef | null>
+}
+
+export interface JobRuntimeOptions {
+  database: DatabaseHandle
+  /** pg-boss's schema */
+  schema: string
+  /** PostgreSQL: the server pg-boss connects to with its own small pool */
+  connectionString?: string
+  /** fetch and run jobs in this process (false: only queue them) */
+  worker: boolean
+  pollingIntervalSeconds: number
+  handlers: Record<string, JobHandler>
+  log?: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void }
+}
+
+// A job that runs longer than this is presumed lost (its process died) and retried.
+const EXPIRE_SECONDS = 2 * 60 * 60
+const RETRY_LIMIT = 3
+
+const FAILED_MESSAGE: Record<string, string> = {
+  reanalysis: 'Re-analysis failed. Save the brand again to queue a new one, or run "beacon reanalyze --workspace <id>"; the server log has the cause.',
+}
+
+export class JobRuntime implements JobQueue {
+  readonly boss: PgBoss
+  private stoppingFlag = false
+  private stopped: Promise<void> | undefined
+  private readonly afterStop: (() => Promise<void>)[] = []
+
+  private constructor(private readonly options: JobRuntimeOptions) {
+    const { database } = options
+    const common = {
+      schema: options.schema,
+      migrate: true,
+      // Maintenance (expiring jobs of crashed processes, archiving) runs where jobs run.
+      supervise: options.worker,
+      // No cron schedules: the timekeeper would only poll for nothing.
+      schedule: false,
+      expireInSeconds: EXPIRE_SECONDS,
+    }
+    this.boss =
+      database.backend === 'postgres'
+        ? new PgBoss({ ...common, connectionString: options.connectionString, max: 3, application_name: 'beacon-jobs' })
+        : new PgBoss({ ...common, db: pgliteExecutor(database.db, requirePglite(database)) })
+    this.boss.on('error', (error: unknown) => options.log?.error({ err: error }, 'background jobs: pg-boss error'))
+  }
+
+  static async start(options: JobRuntimeOptions): Promise<JobRuntime> {
+    const runtime = new JobRuntime(options)
+    await runtime.boss.start()
+    for (const type of Object.keys(options.handlers)) {
+      await runtime.boss.createQueue(type, { name: type, policy: 'stately', retryLimit: RETRY_LIMIT, retryDelay: 1, expireInSeconds: EXPIRE_SECONDS })
+    }
+    if (options.database.backend === 'postgres') await grantQueueToAppRole(options.database.db, options.schema)
+    if (options.worker) {
+      for (const type of Object.keys(options.handlers)) {
+        await runtime.boss.work<{ workspaceId: string }>(type, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds }, ([job]) =>
+          runtime.run(type, job),
+        )
+      }
+    }
+    return runtime
+  }
+
+  get stopping(): boolean {
+    return this.stoppingFlag
+  }
+
+  async enqueue(db: DB, workspaceId: string, type: string): Promise<JobRef> {
+    if (!(type in this.options.handlers)) throw new Error(`no handler for job type ${type}`)
+    // The job goes in through the caller's connection: inside a request's transaction it
+    // appears only when the write that needs it commits, so it can never run before it.
+    const executor = kyselyExecutor(db)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const id = await this.boss.send(type, { workspaceId }, { singletonKey: workspaceId, db: executor })
+      if (id) {
+        await db.insertInto('job').values({ workspace_id: workspaceId, id, type }).onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing()).execute()
+        return { id, state: 'queued' }
+      }
+      // A job of this type is already queued for the workspace: it has not started, so it
+      // will see this change too. (If it started meanwhile, the next attempt queues anew.)
+      const queued = await db
+        .selectFrom('job')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('type', '=', type)
+        .where('state', '=', 'queued')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst()
+      if (queued) return { id: queued.id, state: 'queued' }
+    }
+    throw new AppError(503, 'service_unavailable', 'Could not queue the background job; retry the request in a few seconds')
+  }
+
+  /** The job as the API shows it, or undefined when it is not this workspace's. */
+  async get(db: DB, workspaceId: string, id: string): Promise<JobView | undefined> {
+    const row = await db.selectFrom('job').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()
+    if (!row) return undefined
+    let state = row.state
+    if (state === 'queued' || state === 'running') {
+      const boss = await this.boss.getJobById(row.type, id, { includeArchive: true }).catch(() => null)
+      state = reconcileState(state, (boss?.state as BossState | undefined) ?? null)
+    }
+    const lost = state !== row.state && state === 'failed'
+    return {
+      id: row.id,
+      type: row.type,
+      state,
+      progress: { done: row.progress_done, total: row.progress_total },
+      created_at: row.created_at.toISOString(),
+      started_at: row.started_at ? new Date(row.started_at).toISOString() : null,
+      finished_at: row.finished_at ? new Date(row.finished_at).toISOString() : null,
+      error: row.error_code
+        ? { code: row.error_code, message: row.error_message ?? '' }
+        : lost
+          ? { code: 'job_lost', message: 'The job stopped without finishing (its process ended) and will not be retried; save the change again to queue a new one' }
+          : null,
+      result: row.result ?? null,
+    }
+  }
+
+  /** Runs one job: Beacon's row follows it from running to its end. */
+  private async run(type: string, job: PgBoss.JobWithMetadata<{ workspaceId: string }>): Promise<Record<string, unknown>> {
+    const handler = this.options.handlers[type]
+    const { workspaceId } = job.data
+    const db = this.options.database.db
+    const now = new Date()
+    // The row may not exist yet (the enqueuing request wrote it after pg-boss took the job on PGlite).
+    await db
+      .insertInto('job')
+      .values({ workspace_id: workspaceId, id: job.id, type, state: 'running', started_at: now })
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'id']).doUpdateSet({ state: 'running', started_at: now, finished_at: null, error_code: null, error_message: null, progress_done: 0 }),
+      )
+      .execute()
+    const runtime = this
+    const context: JobContext = {
+      jobId: job.id,
+      workspaceId,
+      db,
+      get stopping() {
+        return runtime.stoppingFlag
+      },
+      async checkpoint(done, total) {
+        await db.updateTable('job').set({ progress_done: done, progress_total: total }).where('workspace_id', '=', workspaceId).where('id', '=', job.id).execute()
+        if (runtime.stoppingFlag) throw new JobInterrupted()
+      },
+      enqueue: (nextType) => runtime.enqueue(db, workspaceId, nextType),
+    }
+    try {
+      const result = await handler(context)
+      await db
+        .updateTable('job')
+        .set({ state: 'succeeded', finished_at: new Date(), result: JSON.stringify(result) })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', job.id)
+        .execute()
+      return result
+    } catch (error) {
+      const willRetry = job.retryCount < job.retryLimit
+      if (!(error instanceof JobInterrupted)) this.options.log?.error({ err: error, jobId: job.id, type, workspaceId }, 'background job failed')
+      await db
+        .updateTable('job')
+        .set(
+          willRetry
+            ? { state: 'queued', started_at: null }
+            : {
+                state: 'failed',
+                finished_at: new Date(),
+                error_code: error instanceof JobInterrupted ? 'job_interrupted' : 'job_failed',
+                error_message: FAILED_MESSAGE[type] ?? 'The job failed; save the change again to queue a new one. The server log has the cause.',
+              },
+        )
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', job.id)
+        .execute()
+        .catch((updateError: unknown) => this.options.log?.warn({ err: updateError, jobId: job.id }, 'could not record the job failure'))
+      throw error
+    }
+  }
+
+  /**
+   * Stops fetching, lets the running job finish its batch (its next checkpoint returns it to
+   * the queue), then stops pg-boss. Waits at most `timeoutMs` for the batch.
+   */
+  stop(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.stoppingFlag = true
+    // With wait: true pg-boss resolves after the running jobs ended (or the timeout passed,
+    // when it marks them failed: they are retried) and its own pool closed.
+    return (this.stopped ??= (async () => {
+      await this.boss.stop({ graceful: true, wait: true, close: true, timeout: options.timeoutMs ?? 30_000 })
+      for (const release of this.afterStop) await release()
+    })())
+  }
+
+  /** Releases something the handlers used (a thread pool) once the runtime has stopped. */
+  onStopped(release: () => Promise<void>): void {
+    this.afterStop.push(release)
+  }
+}
+
+function requirePglite(database: DatabaseHandle) {
+  if (!database.connection.pglite) throw new Error('PGlite backend without a PGlite instance')
+  return database.connection.pglite
+}
+
+/**
+ * Requests run as the unprivileged service role (row-level security) and queue jobs inside
+ * their transaction, so that role may add jobs to pg-boss's tables (and nothing else there).
+ */
+async function grantQueueToAppRole(db: DB, schema: string): Promise<void> {
+  await sql
+    .raw(
+      `do $$ begin
+         if exists (select 1 from pg_roles where rolname = '${APP_ROLE}') then
+           execute 'grant usage on schema ${schema} to ${APP_ROLE}';
+           execute 'grant select, insert on ${schema}.job, ${schema}.queue to ${APP_ROLE}';
+         end if;
+       exception when insufficient_privilege then
+         raise notice 'not allowed to grant ${schema} to ${APP_ROLE}';
+       end $$`,
+    )
+    .execute(db)
+}

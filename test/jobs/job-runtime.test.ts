@@ -1,0 +1,193 @@
+// Durability of the job runtime itself, below the API: a queued job survives a restart,
+// shutdown lets the running batch finish and returns the job to the queue, and two
+// instances on one PostgreSQL run each job exactly once.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { afterAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
+import { migrateToLatest } from '../../src/db/migrate.js'
+import { createWorkspace } from '../../src/admin/workspaces.js'
+import { JobRuntime, type JobHandler } from '../../src/jobs/job-runtime.js'
+import { testBackends, type TestBackend } from '../helpers/test-app.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A database that can be closed and opened again, as a restarted process would. */
+function reopenableDatabase(backend: TestBackend) {
+  const id = randomBytes(5).toString('hex')
+  const dir = mkdtempSync(join(tmpdir(), 'beacon-jobs-'))
+  const schema = `test_${id}`
+  const jobsSchema = `test_${id}_jobs`
+  const url = process.env.TEST_DATABASE_URL
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    await client.query(statement)
+    await client.end()
+  }
+  return {
+    jobsSchema,
+    async open(): Promise<DatabaseHandle> {
+      if (backend === 'postgres') {
+        await admin(`create schema if not exists ${schema}`)
+        const database = await openDatabase({ databaseUrl: url, dataDir: dir, databasePoolSize: 4 }, { searchPath: schema })
+        await migrateToLatest(database.db)
+        return database
+      }
+      const database = await openDatabase({ databaseUrl: undefined, dataDir: dir, databasePoolSize: 1 })
+      await migrateToLatest(database.db)
+      return database
+    },
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true })
+      if (backend === 'postgres') {
+        await admin(`drop schema if exists ${schema} cascade`)
+        await admin(`drop schema if exists ${jobsSchema} cascade`)
+      }
+    },
+  }
+}
+
+function start(database: DatabaseHandle, jobsSchema: string, worker: boolean, handlers: Record<string, JobHandler>) {
+  return JobRuntime.start({ database, schema: jobsSchema, connectionString: process.env.TEST_DATABASE_URL, worker, pollingIntervalSeconds: 1, handlers })
+}
+
+async function jobRow(database: DatabaseHandle, id: string) {
+  return database.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await fn()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+describe.each(testBackends)('job runtime durability (%s)', (backend) => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup()
+  })
+
+  it('shutdown lets the running batch finish, returns the job to the queue, and it completes after a restart', async () => {
+    const store = reopenableDatabase(backend)
+    cleanups.push(store.cleanup)
+    const events: string[] = []
+    const BATCHES = 5
+    const slow: JobHandler = async (job) => {
+      for (let batch = 0; batch < BATCHES; batch++) {
+        events.push(`start ${batch}`)
+        await sleep(400)
+        events.push(`end ${batch}`)
+        await job.checkpoint(batch + 1, BATCHES)
+      }
+      return { batches: BATCHES }
+    }
+
+    // First process: queue the job, start working, then shut down mid-job.
+    let database = await store.open()
+    const workspace = await createWorkspace(database.db, { name: 'Durable', tier: 'premium' })
+    let runtime = await start(database, store.jobsSchema, true, { slow_batches: slow })
+    const { id } = await runtime.enqueue(database.db, workspace.id, 'slow_batches')
+    await until('the first batch', async () => events.includes('start 0'))
+    await runtime.stop({ timeoutMs: 10_000 })
+    events.push('stopped')
+    // The batch in hand finished before stop returned; no batch started after it.
+    const stoppedAt = events.indexOf('stopped')
+    const started = events.filter((e) => e.startsWith('start')).length
+    expect(events.filter((e) => e.startsWith('end')).length).toBe(started)
+    expect(events[stoppedAt - 1]).toMatch(/^end /)
+    expect(started).toBeLessThan(BATCHES)
+    const interrupted = await jobRow(database, id)
+    expect(interrupted.state).toBe('queued')
+    expect(interrupted.progress_done).toBe(started)
+    await database.close()
+
+    // Second process on the same database: the job runs again, to the end.
+    events.length = 0
+    database = await store.open()
+    runtime = await start(database, store.jobsSchema, true, { slow_batches: slow })
+    try {
+      const done = await until('the job to succeed', async () => {
+        const row = await jobRow(database, id)
+        return row.state === 'succeeded' && row
+      })
+      expect(done).toMatchObject({ progress_done: BATCHES, progress_total: BATCHES, result: { batches: BATCHES }, error_code: null })
+      expect(events.filter((e) => e.startsWith('end')).length).toBe(BATCHES)
+    } finally {
+      await runtime.stop()
+      await database.close()
+    }
+  }, 120_000)
+
+  it('a job queued while no worker runs is done by the next process that starts one', async () => {
+    const store = reopenableDatabase(backend)
+    cleanups.push(store.cleanup)
+    const ran: string[] = []
+    const handler: JobHandler = async (job) => {
+      ran.push(job.workspaceId)
+      return { ok: true }
+    }
+    let database = await store.open()
+    const workspace = await createWorkspace(database.db, { name: 'Later', tier: 'basic' })
+    const queueOnly = await start(database, store.jobsSchema, false, { later: handler })
+    const { id } = await queueOnly.enqueue(database.db, workspace.id, 'later')
+    await sleep(1500)
+    expect(ran).toEqual([])
+    await queueOnly.stop()
+    await database.close()
+
+    database = await store.open()
+    const worker = await start(database, store.jobsSchema, true, { later: handler })
+    try {
+      await until('the job to succeed', async () => (await jobRow(database, id)).state === 'succeeded')
+      expect(ran).toEqual([workspace.id])
+    } finally {
+      await worker.stop()
+      await database.close()
+    }
+  }, 120_000)
+
+  it.runIf(backend === 'postgres')('two instances on one PostgreSQL run each of N jobs exactly once', async () => {
+    const store = reopenableDatabase(backend)
+    cleanups.push(store.cleanup)
+    const N = 12
+    const handled: { jobId: string; instance: string }[] = []
+    const handler = (instance: string): JobHandler => async (job) => {
+      handled.push({ jobId: job.jobId, instance })
+      await sleep(100)
+      return { instance }
+    }
+    const a = await store.open()
+    const b = await store.open()
+    const workerA = await start(a, store.jobsSchema, true, { counted: handler('a') })
+    const workerB = await start(b, store.jobsSchema, true, { counted: handler('b') })
+    try {
+      // One job per workspace (the queue allows one queued job per workspace and type).
+      const ids: string[] = []
+      for (let i = 0; i < N; i++) {
+        const workspace = await createWorkspace(a.db, { name: `Tenant ${i}`, tier: 'basic' })
+        ids.push((await workerA.enqueue(a.db, workspace.id, 'counted')).id)
+      }
+      await until(
+        'every job to succeed',
+        async () => (await a.db.selectFrom('job').select('state').where('id', 'in', ids).execute()).filter((r) => r.state === 'succeeded').length === N,
+        60_000,
+      )
+      await sleep(1500) // a duplicate run would show up by now
+      expect(handled.map((h) => h.jobId).sort()).toEqual([...ids].sort())
+      expect(new Set(handled.map((h) => h.instance)).size).toBe(2)
+    } finally {
+      await workerA.stop()
+      await workerB.stop()
+      await a.close()
+      await b.close()
+    }
+  }, 120_000)
+})
