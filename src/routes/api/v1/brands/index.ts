@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createBrand, updateBrand } from '../../../../manage/brands.js'
 import { notFound } from '../../../../http/errors.js'
+import { retryOnConflict } from '../../../../db/retry-conflicts.js'
 import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getBrandDetail } from '../../../../queries/brands/get-brand-detail.js'
@@ -39,13 +40,13 @@ export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
-    const { brand, job } = await createBrand(request.db, request.auth.workspaceId, request.body, app.jobs)
+    const { brand, job } = await retryOnConflict(request.db, (db) => createBrand(db, request.auth.workspaceId, request.body, app.jobs))
     reply.status(201)
     return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Created brand "${brand.name}"${jobNote(job)}` }
   })
 
   app.patch('/brands/:brand_id', updateBrandRoute, async (request) => {
-    const { brand, job } = await updateBrand(request.db, request.auth.workspaceId, request.params.brand_id, request.body, app.jobs)
+    const { brand, job } = await retryOnConflict(request.db, (db) => updateBrand(db, request.auth.workspaceId, request.params.brand_id, request.body, app.jobs))
     return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Updated brand "${brand.name}"${jobNote(job)}` }
   })
 }

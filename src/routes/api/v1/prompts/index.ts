@@ -1,3 +1,4 @@
+import { retryOnConflict } from '../../../../db/retry-conflicts.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { paginationPlain } from '../../../../http/pagination.js'
 import { createPrompt, updatePrompt } from '../../../../manage/prompts.js'
@@ -29,13 +30,13 @@ export const promptsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/prompts', createPromptRoute, async (request, reply) => {
-    const prompt = await createPrompt(request.db, request.auth.workspaceId, request.body)
+    const prompt = await retryOnConflict(request.db, (db) => createPrompt(db, request.auth.workspaceId, request.body))
     reply.status(201)
     return { success: true as const, data: prompt, message: 'Created prompt' }
   })
 
   app.patch('/prompts/:prompt_id', updatePromptRoute, async (request) => {
-    const { prompt, job } = await updatePrompt(request.db, request.auth.workspaceId, request.params.prompt_id, request.body, app.jobs)
+    const { prompt, job } = await retryOnConflict(request.db, (db) => updatePrompt(db, request.auth.workspaceId, request.params.prompt_id, request.body, app.jobs))
     return { success: true as const, data: prompt, ...(job ? { job } : {}), message: job ? `Updated prompt; rollups for its new tags queued (job ${job.id})` : 'Updated prompt' }
   })
 }
