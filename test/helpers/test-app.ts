@@ -23,6 +23,10 @@ export interface TestContext {
   database: DatabaseHandle
   config: Config
   backend: TestBackend
+  /** PostgreSQL: the suite's schema */
+  schema?: string
+  /** another instance of the app (own connections, cache and job worker) on the same database; PostgreSQL only */
+  openInstance(): Promise<{ app: FastifyInstance; close(): Promise<void> }>
   /** a workspace and a key for it (all scopes unless given) */
   tenant(options?: { tier?: Tier; scopes?: Scope[]; name?: string }): Promise<{ workspaceId: string; key: string; keyId: string }>
   /** inject with a bearer key */
@@ -72,6 +76,20 @@ export async function createTestContext(
     database,
     config,
     backend,
+    schema,
+    async openInstance() {
+      if (backend !== 'postgres') throw new Error('a second instance needs PostgreSQL (PGlite is one process)')
+      const other = await openDatabase(config, { searchPath: schema })
+      const otherApp = await buildApp({ config, database: other, logger: false })
+      await otherApp.ready()
+      return {
+        app: otherApp,
+        async close() {
+          await otherApp.close()
+          await other.close()
+        },
+      }
+    },
     async tenant(options = {}) {
       counter += 1
       const workspace = await createWorkspace(database.db, { name: options.name ?? `Workspace ${counter}`, tier: options.tier ?? 'premium' })
