@@ -8,7 +8,7 @@ import { analyzeResponse, findAioAppearances, findMentionMatches, type BrandMatc
 import { loadBrandMatcher } from './brand-terms.js'
 import { insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
-import { rebuildRollups } from './rollups.js'
+import { addMentionRollups, retractMentionRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface ReanalysisProgress {
@@ -31,6 +31,9 @@ async function rewriteInBatches<T extends 'response' | 'aio_observation', F exte
     facts: F
     factKey: 'response_id' | 'observation_id'
     analyse: (row: Record<string, unknown>) => Insertable<Database[F]>[]
+    /** Runs in the batch's transaction before its old facts are deleted, and after the new ones are in. */
+    beforeDelete?: (trx: DB, ids: string[]) => Promise<void>
+    afterInsert?: (trx: DB, ids: string[]) => Promise<void>
   },
   onBatch: (rows: number) => void,
 ): Promise<void> {
@@ -47,12 +50,15 @@ async function rewriteInBatches<T extends 'response' | 'aio_observation', F exte
       const batch = (await query.execute()) as unknown as (Record<string, unknown> & { id: string })[]
       if (batch.length === 0) return batch
       const facts = batch.flatMap((row) => spec.analyse(row))
+      const ids = batch.map((r) => r.id)
+      await spec.beforeDelete?.(trx, ids)
       await trx
         .deleteFrom(spec.facts as 'mention')
         .where('workspace_id', '=', workspaceId)
-        .where(spec.factKey as 'response_id', 'in', batch.map((r) => r.id))
+        .where(spec.factKey as 'response_id', 'in', ids)
         .execute()
       await insertInChunks(facts, 2000, (chunk) => trx.insertInto(spec.facts as 'mention').values(chunk as never).execute())
+      await spec.afterInsert?.(trx, ids)
       return batch
     })
     if (rows.length === 0) return
@@ -77,6 +83,10 @@ export async function reanalyzeWorkspace(
       columns: ['id', 'content', 'prompt_id', 'provider', 'model', 'created_at'],
       facts: 'mention',
       factKey: 'response_id',
+      // The mention rollups stay exact batch by batch: the old mentions' contribution is
+      // subtracted before they go, the new ones' added once they are in.
+      beforeDelete: (trx, ids) => retractMentionRollups(trx, workspaceId, ids),
+      afterInsert: (trx, ids) => addMentionRollups(trx, workspaceId, ids),
       analyse: (raw) => {
         const row = raw as { id: string; content: string; prompt_id: string; provider: string; model: string; created_at: Date }
         // Cheap match first: the NLP parse is only worth it when some brand is named.
@@ -101,9 +111,6 @@ export async function reanalyzeWorkspace(
       options.onProgress?.({ ...progress })
     },
   )
-
-  // Mentions changed: the rollups are recomputed from them in one statement set.
-  await rebuildRollups(db, workspaceId)
 
   await rewriteInBatches(
     db,

@@ -2,7 +2,7 @@ import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { cleanList } from './clean-list.js'
-import { rebuildRollups } from '../ingest/rollups.js'
+import { familiesWithDimension, rebuildRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface PromptInput {
@@ -45,7 +45,7 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
   // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
-  if ('tags' in changes) await rebuildRollups(db, workspaceId, { mentionsChanged: false })
+  if ('tags' in changes) await rebuildRollups(db, workspaceId, { families: familiesWithDimension('tags') })
   if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
   return prompt
 }

@@ -10,8 +10,7 @@ import { getDashboard } from '../../src/queries/dashboard/get-dashboard.js'
 import { resolveAnalyticsFilters, type AnalyticsFilters } from '../../src/queries/analytics-filters.js'
 import { percentage, roundPosition, roundSentiment } from '../../src/queries/rounding.js'
 import { addDays } from '../../src/http/date-range.js'
-import { rebuildRollups } from '../../src/ingest/rollups.js'
-import { fillDetailRollups } from '../../src/ingest/detail-rollups.js'
+import { rebuildRollups } from '../../src/rollups/index.js'
 import { getSources } from '../../src/queries/sources/get-sources.js'
 import { getUrls } from '../../src/queries/urls/get-urls.js'
 import { getUrlsDetailed } from '../../src/queries/urls/get-urls-detailed.js'
@@ -177,7 +176,6 @@ describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
     expect(incremental.daily_prompt_brand_stats.length).toBeGreaterThan(100)
     expect(incremental.monthly_mention_stats.length).toBeGreaterThan(100)
     await rebuildRollups(db, workspaceId)
-    await fillDetailRollups(db, workspaceId)
     expect(await snapshot()).toEqual(incremental)
   }, 120_000)
 
