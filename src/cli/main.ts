@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander'
 import { ConfigError } from '../config.js'
 import { demoLines, registerDataCommands, runDemoSeed } from './commands/data.js'
 import { registerKeyCommands } from './commands/key.js'
+import { registerRollupCommands } from './commands/rollups.js'
 import { registerServeCommands } from './commands/serve.js'
 import { registerWorkspaceCommands } from './commands/workspace.js'
 import { exitCodeFor, UsageError } from './output.js'
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerWorkspaceCommands(program)
   registerKeyCommands(program)
   registerDataCommands(program)
+  registerRollupCommands(program)
   // Subcommands inherit exitOverride so argument errors reach our handler (exit 2).
   const override = (command: Command) => {
     command.exitOverride()

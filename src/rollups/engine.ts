@@ -163,6 +163,8 @@ export async function addMentionRollups(trx: DB, workspaceId: string, responseId
 export interface RebuildOptions {
   /** Only these families (default: all). */
   families?: readonly FamilyName[]
+  /** Called after each table is rebuilt (progress bars). */
+  onTable?: (table: string) => void
 }
 
 /**
@@ -178,11 +180,12 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
         const rows = familySelect(f, scope)
         if (f.stableIds) {
           await upsert(plan, rows, 1).execute(trx)
-          continue
+        } else {
+          const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
+          await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
+          await sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`.execute(trx)
         }
-        const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
-        await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
-        await sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`.execute(trx)
+        options.onTable?.(plan.table)
       }
     }
     await bumpDataVersion(trx, workspaceId)

@@ -19,7 +19,7 @@ import { createOutput, UsageError, type Output } from '../output.js'
 const collect = (value: string, previous: string[]) => [...previous, value]
 
 /** A progress bar on stderr with rows/s and ETA; silent under --json or without a terminal. */
-function progressBar(out: Output, total: number, unit: string) {
+export function progressBar(out: Output, total: number, unit: string) {
   if (out.json || !process.stderr.isTTY) {
     let lastLog = 0
     return {
