@@ -1,8 +1,8 @@
 // Derives every maintenance statement from the family declarations: incremental upserts
 // (scope = a batch's responses), retraction of the mention families, rebuild of a
-// workspace. Each table gets one statement per operation, reading the facts of the scope
-// by index ((workspace_id, id) for responses, (workspace_id, response_id, …) for mentions
-// and citations).
+// workspace. A batch is two statements (URL numbering, then every other table), reading
+// its facts by index ((workspace_id, id) for responses, (workspace_id, response_id, …) for
+// mentions and citations); a rebuild is a delete and an insert per table.
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.js'
 import { inTransaction } from '../db/tenant-scope.js'
@@ -100,9 +100,8 @@ function deleteEmptied(plan: TablePlan, rows: RawBuilder<unknown>): RawBuilder<u
 /**
  * One statement that applies `write` to every table of these families: each family's
  * select runs once (a materialized CTE), probing the batch's facts by index, and feeds its
- * daily and monthly tables. Data-
- * modifying CTEs run in list order, the same for every batch, so row locks are taken in
- * one order across tables too.
+ * daily and monthly tables. The data-modifying CTEs run in the same order for every batch,
+ * so row locks are taken in one order across tables too.
  */
 function batchStatement(families: readonly RollupFamily[], scope: Required<RollupScope>, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
   const ctes: RawBuilder<unknown>[] = []
