@@ -14,8 +14,7 @@ import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { Database } from '../src/db/schema.js'
 import { createApiKey } from '../src/admin/api-key-store.js'
-import { fillDetailRollups } from '../src/ingest/detail-rollups.js'
-import { rebuildRollups } from '../src/ingest/rollups.js'
+import { rebuildRollups, tenantTables } from '../src/rollups/index.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
 import { addDays, todayUtc } from '../src/http/date-range.js'
@@ -197,8 +196,9 @@ if (database.backend === 'postgres') await sql`set synchronous_commit = off`.exe
 // Start from a clean slate for these workspaces (re-runs replace the dataset).
 const workspaces = [buildWorkspace(0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
 const ids = workspaces.map((w) => w.id)
-for (const table of ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'api_key', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals', 'monthly_response_stats', 'monthly_mention_stats', 'monthly_response_totals', 'monthly_brand_totals', 'daily_domain_stats', 'monthly_domain_stats', 'daily_url_stats', 'monthly_url_stats', 'workspace_url', 'daily_prompt_stats', 'daily_prompt_brand_stats', 'daily_brand_domain_stats', 'domain_prompt_days', 'domain_provider_days', 'url_provider_days', 'prompt_days'] as const) {
-  await db.deleteFrom(table).where('workspace_id', 'in', ids).execute()
+// Every table with a workspace_id column (the catalog's list), children before parents.
+for (const table of await tenantTables(db)) {
+  await sql`delete from ${sql.table(table)} where workspace_id = any(${ids}::uuid[])`.execute(db)
 }
 await db.deleteFrom('workspace').where('id', 'in', ids).execute()
 
@@ -220,8 +220,7 @@ for (const ws of workspaces) {
 const rollupStarted = performance.now()
 for (const ws of workspaces) {
   // The facts were loaded directly, so every rollup is built from them here.
-  await rebuildRollups(db, ws.id, { mentionsChanged: false })
-  await fillDetailRollups(db, ws.id)
+  await rebuildRollups(db, ws.id)
 }
 if (!values.quiet) process.stderr.write(`rollups built in ${Math.round((performance.now() - rollupStarted) / 100) / 10} s\n`)
 // Planner statistics and the visibility map (index-only scans): PostgreSQL would get them

@@ -28,67 +28,72 @@ if (schema) {
   await client.query(`create schema ${schema}`)
   await client.end()
 }
-const config = { ...loadConfig({}), databaseUrl: url ?? 'memory://', rateLimitPerMinute: 1_000_000, logLevel: 'warn' }
-const database = await openDatabase(config, { searchPath: schema })
-await migrateToLatest(database.db)
-const app = await buildApp({ config, database, logger: false })
-const base = await app.listen({ port: 0, host: '127.0.0.1' })
-
-const workspace = await createWorkspace(database.db, { name: 'bench', tier: 'premium' })
-const { key } = await createApiKey(database.db, { workspaceId: workspace.id, scopes: ['write:data', 'manage:workspace', 'read:analytics'] })
-const call = async (path: string, body: unknown) => {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-  return response.json() as Promise<{ data: { id: string; accepted?: number } }>
-}
-
-const dataset = generateDemoDataset({ today: '2026-06-30' })
-for (const brand of dataset.brands) await call('/api/v1/brands', { name: brand.name, domain: brand.domain, aliases: brand.aliases, is_primary: brand.isPrimary })
-const promptIds = new Map<string, string>()
-for (const prompt of dataset.prompts) promptIds.set(prompt.key, (await call('/api/v1/prompts', { text: prompt.text, tags: prompt.tags })).data.id)
-
-const items = Array.from({ length: total }, (_, i) => {
-  const r = dataset.responses[i % dataset.responses.length]
-  return { external_id: `bench-${i}`, prompt_id: promptIds.get(r.promptKey), provider: r.provider, model: r.model, content: r.content, created_at: r.createdAt, citations: r.citations }
-})
-const batches: unknown[][] = []
-for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize))
-
-const started = performance.now()
-let next = 0
-let accepted = 0
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < batches.length) {
-      const batch = batches[next++]
-      accepted += (await call('/api/v1/ingest/responses', { responses: batch })).data.accepted ?? 0
-    }
-  }),
-)
-const seconds = (performance.now() - started) / 1000
-const result = {
-  benchmark: 'ingest-throughput',
-  date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  backend,
-  responses: total,
-  accepted,
-  batch_size: batchSize,
-  concurrency,
-  seconds: Math.round(seconds * 100) / 100,
-  responses_per_second: Math.round(total / seconds),
-}
-console.log(`ingest via HTTP on ${backend}: ${total} responses in ${result.seconds} s = ${result.responses_per_second} responses/s (batch ${batchSize}, concurrency ${concurrency})`)
-mkdirSync('bench/results', { recursive: true })
-const file = `bench/results/${result.date.slice(0, 10)}-ingest-${backend}.json`
-writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
-console.log(`wrote ${file}`)
-
-await app.close()
-await database.close()
-if (schema) {
+// Everything after the schema exists runs in try/finally so a failed run leaves no schema behind.
+const dropSchema = async () => {
+  if (!schema) return
   const client = new pg.Client({ connectionString: url })
   await client.connect()
-  await client.query(`drop schema ${schema} cascade`)
+  await client.query(`drop schema if exists ${schema} cascade`)
   await client.end()
+}
+try {
+  const config = { ...loadConfig({}), databaseUrl: url ?? 'memory://', rateLimitPerMinute: 1_000_000, logLevel: 'warn' }
+  const database = await openDatabase(config, { searchPath: schema })
+  await migrateToLatest(database.db)
+  const app = await buildApp({ config, database, logger: false })
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+
+  const workspace = await createWorkspace(database.db, { name: 'bench', tier: 'premium' })
+  const { key } = await createApiKey(database.db, { workspaceId: workspace.id, scopes: ['write:data', 'manage:workspace', 'read:analytics'] })
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return response.json() as Promise<{ data: { id: string; accepted?: number } }>
+  }
+
+  const dataset = generateDemoDataset({ today: '2026-06-30' })
+  for (const brand of dataset.brands) await call('/api/v1/brands', { name: brand.name, domain: brand.domain, aliases: brand.aliases, is_primary: brand.isPrimary })
+  const promptIds = new Map<string, string>()
+  for (const prompt of dataset.prompts) promptIds.set(prompt.key, (await call('/api/v1/prompts', { text: prompt.text, tags: prompt.tags })).data.id)
+
+  const items = Array.from({ length: total }, (_, i) => {
+    const r = dataset.responses[i % dataset.responses.length]
+    return { external_id: `bench-${i}`, prompt_id: promptIds.get(r.promptKey), provider: r.provider, model: r.model, content: r.content, created_at: r.createdAt, citations: r.citations }
+  })
+  const batches: unknown[][] = []
+  for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize))
+
+  const started = performance.now()
+  let next = 0
+  let accepted = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]
+        accepted += (await call('/api/v1/ingest/responses', { responses: batch })).data.accepted ?? 0
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const result = {
+    benchmark: 'ingest-throughput',
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    backend,
+    responses: total,
+    accepted,
+    batch_size: batchSize,
+    concurrency,
+    seconds: Math.round(seconds * 100) / 100,
+    responses_per_second: Math.round(total / seconds),
+  }
+  console.log(`ingest via HTTP on ${backend}: ${total} responses in ${result.seconds} s = ${result.responses_per_second} responses/s (batch ${batchSize}, concurrency ${concurrency})`)
+  mkdirSync('bench/results', { recursive: true })
+  const file = `bench/results/${result.date.slice(0, 10)}-ingest-${backend}.json`
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
+  console.log(`wrote ${file}`)
+  await app.close()
+  await database.close()
+} finally {
+  await dropSchema()
 }

@@ -111,7 +111,7 @@ try {
       job = ((await (await fetch(`${base}/api/v1/jobs/${jobId}`, { headers: auth })).json()) as { data: Job }).data
     } catch (error) {
       // A kept-alive socket the stalled server dropped: ask again, but not forever.
-      if (++pollFailures > 20) throw new Error(`GET /jobs/${jobId} keeps failing (${String(error)}); server log:\n${server.stderr().slice(-2000)}`)
+      if (++pollFailures > 20) throw new Error(`GET /jobs/${jobId} keeps failing (${String(error)}); server log:\n${server.stderr().slice(-2000)}`, { cause: error })
       await new Promise((resolve) => setTimeout(resolve, 1000))
       continue
     }

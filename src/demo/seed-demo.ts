@@ -9,7 +9,8 @@ import { compileBrandMatcher } from '../analysis/index.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { todayUtc } from '../http/date-range.js'
-import { bumpDataVersion } from '../db/data-version.js'
+import { deleteWorkspaceData } from '../rollups/index.js'
+import { inTransaction } from '../db/tenant-scope.js'
 import { DEMO_WORKSPACE_NAME, generateDemoDataset, type DemoDataset } from './generate-demo.js'
 
 const NAMESPACE = '5b0c1a52-7d59-4c43-9a8e-2f4f6c1d3e7a'
@@ -27,15 +28,6 @@ export interface DemoSeedResult {
   seconds: number
 }
 
-const TENANT_TABLES = ['mention', 'citation', 'aio_appearance', 'aio_observation', 'response', 'model', 'brand', 'prompt', 'export_log', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals'] as const
-
-export async function deleteWorkspaceData(db: DB, workspaceId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const table of TENANT_TABLES) await trx.deleteFrom(table).where('workspace_id', '=', workspaceId).execute()
-    await bumpDataVersion(trx, workspaceId)
-  })
-}
-
 async function isCurrent(db: DB, dataset: DemoDataset): Promise<boolean> {
   const row = await db
     .selectFrom('response')
@@ -48,16 +40,23 @@ async function isCurrent(db: DB, dataset: DemoDataset): Promise<boolean> {
 
 export async function seedDemo(
   db: DB,
-  options: { today?: string; onProgress?: (done: number, total: number) => void } = {},
+  options: {
+    today?: string
+    /** The clock (default: the system's): decides today's date and the revocation time. */
+    clock?: () => Date
+    onProgress?: (done: number, total: number) => void
+  } = {},
 ): Promise<DemoSeedResult> {
   const started = performance.now()
-  const today = options.today ?? todayUtc()
+  const clock = options.clock ?? (() => new Date())
+  const today = options.today ?? todayUtc(clock())
   const dataset = generateDemoDataset({ today })
   const workspace = await db.selectFrom('workspace').select('id').where('id', '=', DEMO_WORKSPACE_ID).executeTakeFirst()
   const refreshed = !workspace || !(await isCurrent(db, dataset))
 
   if (refreshed) {
-    if (workspace) await deleteWorkspaceData(db, DEMO_WORKSPACE_ID)
+    // Every tenant table (the catalog's list, rollups included); the keys stay, revoked below.
+    if (workspace) await inTransaction(db, (trx) => deleteWorkspaceData(trx, DEMO_WORKSPACE_ID, { keep: ['api_key'] }))
     else await db.insertInto('workspace').values({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME, tier: 'premium' }).execute()
 
     const promptIds = new Map(dataset.prompts.map((p) => [p.key, demoId('prompt', p.key)]))
@@ -121,7 +120,7 @@ export async function seedDemo(
   // A fresh key each start; earlier demo keys are revoked so they don't pile up.
   await db
     .updateTable('api_key')
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: clock() })
     .where('workspace_id', '=', DEMO_WORKSPACE_ID)
     .where('name', '=', 'demo')
     .where('revoked_at', 'is', null)

@@ -12,7 +12,7 @@ import { loadBrandMatcher } from './brand-terms.js'
 import { problemsError, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
 import { insertColumns } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
-import { addToRollups } from './rollups.js'
+import { maintainRollups } from '../rollups/index.js'
 import { freshItems, insertIdempotent } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
@@ -106,13 +106,13 @@ export async function ingestResponses(
     // A concurrent batch with the same external ids may commit first; the unique index
     // decides, and only rows this transaction inserted get facts.
     const inserted = await insertIdempotent(trx, 'response', responses)
-    const storedResponses = responses.filter((r) => inserted.has(r.id))
     const storedMentions = mentions.filter((m) => inserted.has(m.response_id))
     const storedCitations = citations.filter((c) => inserted.has(c.response_id))
     const factColumns = { workspace_id: 'uuid', response_id: 'uuid', prompt_id: 'uuid', provider: 'text', model: 'text', created_at: 'timestamptz' } as const
     await insertColumns(trx, 'mention', storedMentions, { ...factColumns, brand_id: 'uuid', occurrences: 'int4', position: 'int4', sentiment: 'float8' })
     await insertColumns(trx, 'citation', storedCitations, { ...factColumns, url: 'text', domain: 'text', title: 'text' })
-    await addToRollups(trx, workspaceId, storedResponses as never, storedMentions as never, storedCitations as never)
+    // The rollups re-read just these responses' facts by index, in this transaction.
+    await maintainRollups(trx, workspaceId, [...inserted])
     if (inserted.size) await bumpDataVersion(trx, workspaceId)
     return { accepted: inserted.size, duplicates: items.length - inserted.size }
   })

@@ -10,7 +10,7 @@ import { analyzeInline, type AnalysisPool } from '../analysis/analysis-pool.js'
 import { loadBrandMatcher } from './brand-terms.js'
 import { insertColumns, insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
-import { rebuildRollups } from './rollups.js'
+import { addMentionRollups, retractMentionRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface ReanalysisProgress {
@@ -73,10 +73,10 @@ export function readObservationBatch(db: DB, workspaceId: string, after: string 
 }
 
 /**
- * Replaces the mentions of one batch of responses. Per-batch rollup maintenance belongs in
- * this transaction: retract the batch's old mentions from the rollups before the delete and
- * add the new ones after the insert; until the rollup registry provides that, the caller
- * rebuilds the rollups once after the last batch.
+ * Replaces the mentions of one batch of responses in one transaction, and keeps the mention
+ * rollups exact batch by batch: the old mentions' contribution is retracted before they go
+ * and the new ones' added once they are in. So the numbers are right after every commit,
+ * and a crash between batches leaves nothing to repair but the batches not yet done.
  */
 export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: readonly StoredResponse[], matcher: BrandMatcher, analyser: Analyser = inline): Promise<void> {
   if (rows.length === 0) return
@@ -101,7 +101,9 @@ export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: 
       sentiment: m.sentiment,
     })),
   )
+  const ids = rows.map((r) => r.id)
   await inTransaction(db, async (trx) => {
+    await retractMentionRollups(trx, workspaceId, ids)
     await trx
       .deleteFrom('mention')
       .where('workspace_id', '=', workspaceId)
@@ -124,6 +126,7 @@ export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: 
       position: 'int4',
       sentiment: 'float8',
     })
+    await addMentionRollups(trx, workspaceId, ids)
     await bumpDataVersion(trx, workspaceId)
   })
 }
@@ -166,7 +169,7 @@ export interface ReanalysisOptions {
   afterBatch?: (progress: ReanalysisProgress) => void | Promise<void>
 }
 
-/** Responses first (then the rollups), then AI overviews. */
+/** Responses first, then AI overviews. */
 export async function reanalyzeWorkspace(db: DB, workspaceId: string, options: ReanalysisOptions = {}): Promise<ReanalysisProgress> {
   const matcher = options.matcher ?? (await loadBrandMatcher(db, workspaceId))
   const batchSize = options.batchSize ?? REANALYSIS_BATCH
@@ -180,9 +183,6 @@ export async function reanalyzeWorkspace(db: DB, workspaceId: string, options: R
     progress.responses += rows.length
     await options.afterBatch?.({ ...progress })
   }
-
-  // Mentions changed: the rollups are recomputed from them in one statement set.
-  await rebuildRollups(db, workspaceId)
 
   for (let after: string | undefined; ; ) {
     const rows = await readObservationBatch(db, workspaceId, after, batchSize)

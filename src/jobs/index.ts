@@ -3,10 +3,10 @@ import type { Config } from '../config.js'
 import type { DatabaseHandle } from '../db/database.js'
 import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
-import { REANALYSIS, ROLLUPS_REBUILD, reanalysisJob, rollupsRebuildJob } from './reanalysis-job.js'
+import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
 
 export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView } from './job-runtime.js'
-export { REANALYSIS, ROLLUPS_REBUILD } from './reanalysis-job.js'
+export { REANALYSIS } from './reanalysis-job.js'
 
 /**
  * Background work should not take every core from the requests being served: jobs analyse
@@ -30,7 +30,6 @@ export async function startJobs(
     log: options.log,
     handlers: options.handlers ?? {
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize }),
-      [ROLLUPS_REBUILD]: rollupsRebuildJob(),
     },
   })
   if (pool) runtime.onStopped(() => pool.close())

@@ -195,19 +195,19 @@ export class JobRuntime implements JobQueue {
         oc.columns(['workspace_id', 'id']).doUpdateSet({ state: 'running', started_at: now, finished_at: null, error_code: null, error_message: null, progress_done: 0 }),
       )
       .execute()
-    const runtime = this
+    const isStopping = () => this.stoppingFlag
     const context: JobContext = {
       jobId: job.id,
       workspaceId,
       db,
       get stopping() {
-        return runtime.stoppingFlag
+        return isStopping()
       },
-      async checkpoint(done, total) {
+      checkpoint: async (done, total) => {
         await db.updateTable('job').set({ progress_done: done, progress_total: total }).where('workspace_id', '=', workspaceId).where('id', '=', job.id).execute()
-        if (runtime.stoppingFlag) throw new JobInterrupted()
+        if (isStopping()) throw new JobInterrupted()
       },
-      enqueue: (nextType) => runtime.enqueue(db, workspaceId, nextType),
+      enqueue: (nextType) => this.enqueue(db, workspaceId, nextType),
     }
     try {
       const result = await handler(context)

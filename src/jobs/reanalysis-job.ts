@@ -3,11 +3,9 @@
 import { loadBrandTerms } from '../ingest/brand-terms.js'
 import { compileBrandMatcher } from '../analysis/index.js'
 import { countReanalysisWork, reanalyzeWorkspace, REANALYSIS_BATCH, type Analyser } from '../ingest/reanalyze.js'
-import { rebuildRollups } from '../ingest/rollups.js'
 import type { JobHandler } from './job-runtime.js'
 
 export const REANALYSIS = 'reanalysis'
-export const ROLLUPS_REBUILD = 'rollups_rebuild'
 
 export function reanalysisJob(options: { analyser?: Analyser; batchSize?: number } = {}): JobHandler {
   return async (job) => {
@@ -33,15 +31,5 @@ export function reanalysisJob(options: { analyser?: Analyser; batchSize?: number
       seconds: Math.round((Date.now() - started) / 100) / 10,
       ...(followUp ? { follow_up_job_id: followUp.id } : {}),
     }
-  }
-}
-
-/** A prompt's tags changed: its history moves to another tag set in the rollups. */
-export function rollupsRebuildJob(): JobHandler {
-  return async (job) => {
-    await job.checkpoint(0, 1)
-    await rebuildRollups(job.db, job.workspaceId, { mentionsChanged: false })
-    await job.checkpoint(1, 1)
-    return {}
   }
 }

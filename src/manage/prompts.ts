@@ -2,7 +2,7 @@ import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { cleanList } from './clean-list.js'
-import { ROLLUPS_REBUILD, type JobQueue } from '../jobs/index.js'
+import { familiesWithDimension, rebuildRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface PromptInput {
@@ -35,7 +35,13 @@ export async function createPrompt(db: DB, workspaceId: string, raw: PromptInput
   return prompt
 }
 
-export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput, queue: JobQueue) {
+/**
+ * Updates a prompt. New tags move its history to another tag set in the rollups: rebuilt
+ * in the same transaction, so no reader (and no crash) ever sees the new tags with the old
+ * rollups. Ingestion locks the prompts of its batch (FOR SHARE) before it reads their
+ * tags, so a batch in flight either commits before this update or sees the new tags.
+ */
+export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput) {
   const input = clean(raw)
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
   const query =
@@ -44,10 +50,10 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
       : db.updateTable('prompt').set({ ...changes, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('id', '=', promptId).returning(promptColumns)
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
-  if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
   // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
-  const job = 'tags' in changes ? await queue.enqueue(db, workspaceId, ROLLUPS_REBUILD) : null
-  return { prompt, job }
+  if ('tags' in changes) await rebuildRollups(db, workspaceId, { families: familiesWithDimension('tags') })
+  if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
+  return prompt
 }
 
 /** Every prompt template of the workspace, oldest first. */

@@ -5,6 +5,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
 import { splitIntoMonths, type DateRange } from '../http/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
+import { rollupServes } from '../rollups/index.js'
 
 /** Conditions on a rollup table (daily or monthly: dateColumn says which) by alias. */
 export function rollupConditions(
@@ -27,13 +28,14 @@ export function rollupConditions(
 }
 
 /**
- * The rollup pair for these filters: tag-free totals unless a tags filter needs the
- * tag-set grain. Both are exact; the totals are far smaller.
+ * The rollup pair for these filters: the tag-free totals when they serve every active
+ * filter, else the tag-set grain. Both are exact; the totals are far smaller. Filters
+ * neither serves are a programming error (the dashboard has no path over the facts).
  */
-export function rollupTables(filters: Pick<AnalyticsFilters, 'tags'>): { responses: 'daily_response_totals' | 'daily_response_stats'; brands: 'daily_brand_totals' | 'daily_mention_stats' } {
-  return filters.tags.length
-    ? { responses: 'daily_response_stats', brands: 'daily_mention_stats' }
-    : { responses: 'daily_response_totals', brands: 'daily_brand_totals' }
+export function rollupTables(filters: Partial<AnalyticsFilters>): { responses: 'daily_response_totals' | 'daily_response_stats'; brands: 'daily_brand_totals' | 'daily_mention_stats' } {
+  if (rollupServes(['response-totals', 'brand-totals'], filters)) return { responses: 'daily_response_totals', brands: 'daily_brand_totals' }
+  if (rollupServes(['response-stats', 'mention-stats'], filters)) return { responses: 'daily_response_stats', brands: 'daily_mention_stats' }
+  throw new Error('no rollup serves these filters; declare the filter in a rollup family (src/rollups) or read the facts')
 }
 
 /**
@@ -81,7 +83,7 @@ export function rollupRowsInRange(
 export async function countDistinctDomains(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<number> {
   // Days on which each (domain, provider) pair was cited (migration 0007) answer a date
   // range with or without providers: one overlap test per pair, about a thousand rows.
-  if (filters.modelIds.length === 0 && filters.tags.length === 0) {
+  if (rollupServes('domain-provider-days', filters)) {
     const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
     const { rows } = await sql<{ n: number }>`
       select count(distinct p.domain) as n from domain_provider_days p
@@ -108,14 +110,6 @@ export async function countDistinctDomains(db: DB, workspaceId: string, filters:
   return Number(rows[0]?.n ?? 0)
 }
 
-/**
- * The citation rollups (migration 0007) have the day as their only grain: they answer
- * exactly when the filters are a date range and nothing else.
- */
-export function citationRollupsApply(filters: Pick<AnalyticsFilters, 'providers' | 'modelIds' | 'tags'>, scope: { promptId?: string } = {}): boolean {
-  return filters.providers.length === 0 && filters.modelIds.length === 0 && filters.tags.length === 0 && scope.promptId === undefined
-}
-
 /** The filters' range as a daterange, for overlap tests on datemultirange columns. */
 export function rangeOfDays(filters: Pick<AnalyticsFilters, 'range'>): RawBuilder<unknown> {
   return sql`daterange(${filters.range.start}::date, ${filters.range.end}::date, '[]')`
@@ -123,14 +117,6 @@ export function rangeOfDays(filters: Pick<AnalyticsFilters, 'range'>): RawBuilde
 
 /** Which path a read takes: the fast one where the filters allow it, or always the facts (tests compare them). */
 export type ReadStrategy = 'auto' | 'facts'
-
-/**
- * The per-prompt daily counts (migration 0007) leave out provider and model; a tags filter
- * is a set of prompts, so they stay exact under it.
- */
-export function promptRollupsApply(filters: Pick<AnalyticsFilters, 'providers' | 'modelIds'>): boolean {
-  return filters.providers.length === 0 && filters.modelIds.length === 0
-}
 
 /** Date-range conditions on a rollup's `day` (or `month`) column, by alias. */
 export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>, dateColumn: 'day' | 'month' = 'day'): RawBuilder<SqlBool> {

@@ -4,14 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { createTestContext, testBackends, waitForJob, type TestContext } from '../helpers/test-app.js'
+import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { seedDemo } from '../../src/demo/seed-demo.js'
 import { getDashboard } from '../../src/queries/dashboard/get-dashboard.js'
 import { resolveAnalyticsFilters, type AnalyticsFilters } from '../../src/queries/analytics-filters.js'
 import { percentage, roundPosition, roundSentiment } from '../../src/queries/rounding.js'
 import { addDays } from '../../src/http/date-range.js'
-import { rebuildRollups } from '../../src/ingest/rollups.js'
-import { fillDetailRollups } from '../../src/ingest/detail-rollups.js'
+import { addMentionRollups, rebuildRollups, retractMentionRollups } from '../../src/rollups/index.js'
+import { expectSameRollups, rollupSnapshot } from '../helpers/rollup-snapshot.js'
 import { getSources } from '../../src/queries/sources/get-sources.js'
 import { getUrls } from '../../src/queries/urls/get-urls.js'
 import { getUrlsDetailed } from '../../src/queries/urls/get-urls-detailed.js'
@@ -152,39 +152,67 @@ describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
     )
   }, 300_000)
 
-  // Ingestion adds each batch to the rollups; a rebuild from the facts must give the same rows.
+  // Ingestion adds each batch to the rollups (the engine's incremental path); a rebuild
+  // from the facts must give the very same rows in every rollup table.
   it('rollups kept by ingestion equal a rebuild from the facts', async () => {
     const db = ctx.database.db
-    const tables = [
-      'daily_domain_stats', 'monthly_domain_stats', 'daily_url_stats', 'monthly_url_stats', 'daily_brand_domain_stats', 'domain_prompt_days',
-      'domain_provider_days', 'url_provider_days', 'prompt_days', 'daily_prompt_stats', 'daily_prompt_brand_stats',
-      'daily_response_stats', 'daily_mention_stats', 'daily_response_totals', 'daily_brand_totals',
-      'monthly_response_stats', 'monthly_mention_stats', 'monthly_response_totals', 'monthly_brand_totals',
-    ]
-    const snapshot = async () => {
-      const contents: Record<string, string[]> = {}
-      for (const table of tables) {
-        const { rows } = await sql<{ row: string }>`select t::text as row from ${sql.table(table)} t where workspace_id = ${workspaceId}`.execute(db)
-        contents[table] = rows.map((r) => r.row).sort()
-      }
-      return contents
-    }
-    const incremental = await snapshot()
+    const incremental = await rollupSnapshot(db, workspaceId)
     expect(incremental.daily_url_stats.length).toBeGreaterThan(100)
     expect(incremental.domain_prompt_days.length).toBeGreaterThan(10)
     expect(incremental.daily_prompt_brand_stats.length).toBeGreaterThan(100)
     expect(incremental.monthly_mention_stats.length).toBeGreaterThan(100)
     await rebuildRollups(db, workspaceId)
-    await fillDetailRollups(db, workspaceId)
-    expect(await snapshot()).toEqual(incremental)
+    expectSameRollups(await rollupSnapshot(db, workspaceId), incremental, expect)
+  }, 120_000)
+
+  // Re-analysis replaces mentions batch by batch: retract the old ones' contribution,
+  // replace the facts, add the new ones'. Some rows must reach zero and go, others change.
+  it('retract + add around changed mentions equals a rebuild from the facts', async () => {
+    const db = ctx.database.db
+    const before = await rollupSnapshot(db, workspaceId)
+    const ids = (await sql<{ id: string }>`select id from response where workspace_id = ${workspaceId} order by id limit 400`.execute(db)).rows.map((r) => r.id)
+    const dropped = (await db.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).orderBy('id').executeTakeFirstOrThrow()).id
+    await db.transaction().execute(async (trx) => {
+      await retractMentionRollups(trx, workspaceId, ids)
+      const old = await trx.selectFrom('mention').selectAll().where('workspace_id', '=', workspaceId).where('response_id', 'in', ids).execute()
+      await trx.deleteFrom('mention').where('workspace_id', '=', workspaceId).where('response_id', 'in', ids).execute()
+      // One brand disappears from these responses, the others change their measures.
+      const replaced = old
+        .filter((m) => m.brand_id !== dropped)
+        .map((m) => ({ ...m, occurrences: m.occurrences + 1, position: m.position + 1, sentiment: m.sentiment === null ? 0.5 : null }))
+      if (replaced.length) await trx.insertInto('mention').values(replaced).execute()
+      await addMentionRollups(trx, workspaceId, ids)
+    })
+    const after = await rollupSnapshot(db, workspaceId)
+    expect(after.daily_mention_stats).not.toEqual(before.daily_mention_stats)
+    expect(after.daily_brand_domain_stats.length).toBeLessThanOrEqual(before.daily_brand_domain_stats.length)
+    // Facts-only families did not move.
+    expect(after.daily_response_stats).toEqual(before.daily_response_stats)
+    expect(after.daily_url_stats).toEqual(before.daily_url_stats)
+    await rebuildRollups(db, workspaceId)
+    expectSameRollups(await rollupSnapshot(db, workspaceId), after, expect)
+  }, 120_000)
+
+  // Retracting without adding back: every row of those responses' mentions must go, not
+  // linger at zero.
+  it('retracting mentions that are then deleted leaves no zero rows', async () => {
+    const db = ctx.database.db
+    const ids = (await sql<{ id: string }>`select id from response where workspace_id = ${workspaceId} order by id desc limit 50`.execute(db)).rows.map((r) => r.id)
+    await db.transaction().execute(async (trx) => {
+      await retractMentionRollups(trx, workspaceId, [...ids, ...ids.slice(0, 5)])
+      await trx.deleteFrom('mention').where('workspace_id', '=', workspaceId).where('response_id', 'in', ids).execute()
+    })
+    const after = await rollupSnapshot(db, workspaceId)
+    const { rows } = await sql<{ n: number }>`select count(*) as n from daily_brand_totals where workspace_id = ${workspaceId} and responses = 0`.execute(db)
+    expect(Number(rows[0].n)).toBe(0)
+    await rebuildRollups(db, workspaceId)
+    expectSameRollups(await rollupSnapshot(db, workspaceId), after, expect)
   }, 120_000)
 
   it('stays exact after a prompt changes tags and after a rebuild', async () => {
     const prompt = await ctx.database.db.selectFrom('prompt').select(['id', 'tags']).where('workspace_id', '=', workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const { updatePrompt } = await import('../../src/manage/prompts.js')
-    const { job } = await updatePrompt(ctx.database.db, workspaceId, prompt.id, { tags: ['no-such-tag', ...prompt.tags] }, ctx.app.jobs)
-    expect(job).not.toBeNull()
-    await waitForJob(ctx, workspaceId, job!.id)
+    await updatePrompt(ctx.database.db, workspaceId, prompt.id, { tags: ['no-such-tag', ...prompt.tags] })
     const filters = await resolveAnalyticsFilters(ctx.database.db, workspaceId, { start_date: addDays(TODAY, -89), end_date: TODAY, tags: ['no-such-tag'] })
     const fast = await getDashboard(ctx.database.db, workspaceId, filters)
     expect(fast.total_mentions).toBeGreaterThan(0)

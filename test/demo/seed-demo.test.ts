@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { sql } from 'kysely'
 import { DEMO_WORKSPACE_ID, seedDemo } from '../../src/demo/seed-demo.js'
+import { rebuildRollups } from '../../src/rollups/index.js'
+import { expectSameRollups, rollupSnapshot } from '../helpers/rollup-snapshot.js'
 
 const COUNTED = ['response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'brand', 'prompt', 'model'] as const
 
@@ -55,9 +58,20 @@ describe.each(testBackends)('demo workspace (%s)', (backend) => {
     expect((await ctx.get('/api/v1/filters', rebuilt.key)).statusCode).toBe(200)
     expect((await ctx.get('/api/v1/filters', first.key)).statusCode).toBe(401)
 
-    const later = await seedDemo(ctx.database.db, { today: '2026-07-01' })
+    // "Another day" by the injected clock: the refresh replaces every tenant table's rows,
+    // so every rollup equals a rebuild from the facts (a missed table would double up).
+    const later = await seedDemo(ctx.database.db, { clock: () => new Date('2026-07-01T09:30:00Z') })
     expect(later.refreshed).toBe(true)
     const range = (await ctx.get('/api/v1/filters', later.key)).json().data.date_range
     expect(range.latest_data).toBe('2026-07-01')
-  })
+    const db = ctx.database.db
+    const { rows } = await sql<{ facts: number; rolled: number }>`
+      select (select sum(occurrences) from mention where workspace_id = ${DEMO_WORKSPACE_ID}) as facts,
+             (select sum(occurrences) from monthly_brand_totals where workspace_id = ${DEMO_WORKSPACE_ID}) as rolled`.execute(db)
+    expect(Number(rows[0].rolled)).toBe(Number(rows[0].facts))
+    const refreshed = await rollupSnapshot(db, DEMO_WORKSPACE_ID)
+    expect(refreshed.monthly_response_stats.length).toBeGreaterThan(0)
+    await rebuildRollups(db, DEMO_WORKSPACE_ID)
+    expectSameRollups(await rollupSnapshot(db, DEMO_WORKSPACE_ID), refreshed, expect)
+  }, 300_000)
 })

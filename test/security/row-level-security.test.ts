@@ -6,16 +6,18 @@ import { createTestContext, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest } from '../helpers/requests.js'
 import { APP_ROLE, beginScoped, setScope } from '../../src/db/tenant-scope.js'
 import { hashApiKey } from '../../src/auth/api-keys.js'
-
-const TENANT_TABLES = ['workspace', 'api_key', 'model', 'brand', 'prompt', 'response', 'mention', 'citation', 'aio_observation', 'aio_appearance', 'export_log', 'job', 'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals']
+import { ROLLUP_TABLES, rowLevelSecurityStatements, tenantTables } from '../../src/rollups/index.js'
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security (postgres)', () => {
   let ctx: TestContext
   let a: { workspaceId: string; key: string }
   let b: { workspaceId: string; key: string }
+  // The catalog's list (every table with a workspace_id column) and the workspace table.
+  let TENANT_TABLES: string[]
   beforeAll(async () => {
     // One pooled connection: whatever a request leaves on it, the next user would see.
     ctx = await createTestContext('postgres', { databasePoolSize: 1 })
+    TENANT_TABLES = ['workspace', ...(await tenantTables(ctx.database.db))]
     a = await ctx.tenant()
     b = await ctx.tenant()
     for (const t of [a, b]) {
@@ -33,6 +35,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security (postgres)',
       select relname, relrowsecurity, relforcerowsecurity from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname = any(${TENANT_TABLES}::text[])`.execute(ctx.database.db)
     expect(rows).toHaveLength(TENANT_TABLES.length)
     for (const row of rows) expect(row, row.relname).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true })
+    // The catalog's list holds the facts and every rollup table (nothing kept by hand).
+    expect(TENANT_TABLES).toEqual(expect.arrayContaining(['api_key', 'response', 'mention', 'citation', 'aio_appearance', ...ROLLUP_TABLES]))
+    const { rows: policies } = await sql<{ tablename: string }>`
+      select tablename from pg_policies where schemaname = current_schema() and policyname = 'tenant_isolation'`.execute(ctx.database.db)
+    expect(policies.map((p) => p.tablename).sort()).toEqual([...TENANT_TABLES].sort())
+  })
+
+  it('rowLevelSecurityStatements gives a new table the policy the migrations wrote', async () => {
+    const db = ctx.database.db
+    await sql`create table rls_probe (workspace_id uuid not null, n integer)`.execute(db)
+    try {
+      for (const statement of rowLevelSecurityStatements('rls_probe')) await sql.raw(statement).execute(db)
+      const { rows } = await sql<{ tablename: string; qual: string; with_check: string; relforcerowsecurity: boolean }>`
+        select p.tablename, p.qual, p.with_check, c.relforcerowsecurity from pg_policies p
+        join pg_class c on c.relname = p.tablename and c.relnamespace = current_schema()::regnamespace
+        where p.schemaname = current_schema() and p.tablename in ('rls_probe', 'daily_url_stats') order by p.tablename`.execute(db)
+      expect(rows).toHaveLength(2)
+      const [migrated, probe] = rows
+      expect(probe).toEqual({ ...migrated, tablename: 'rls_probe' })
+      expect(probe.relforcerowsecurity).toBe(true)
+    } finally {
+      await sql`drop table rls_probe`.execute(db)
+    }
   })
 
   it('a query without the workspace setting sees nothing', async () => {

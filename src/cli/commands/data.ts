@@ -36,7 +36,7 @@ async function reanalyzeWithProgress(db: DB, workspaceId: string, out: Output, a
 }
 
 /** A progress bar on stderr with rows/s and ETA; silent under --json or without a terminal. */
-function progressBar(out: Output, total: number, unit: string) {
+export function progressBar(out: Output, total: number, unit: string) {
   if (out.json || !process.stderr.isTTY) {
     let lastLog = 0
     return {

@@ -7,8 +7,8 @@ import { sql, type Kysely } from 'kysely'
 // Their grain leaves out provider and model (and, for citations, the prompt): a realistic
 // year holds about 2,000 cited URLs, 330 cited domains and 200 prompts a day, so a
 // full-year ranking reads tens of thousands of rows instead of four million citations.
-// Reads use them only when the filters allow it (see citationRollupsApply and
-// promptRollupsApply); other filter combinations read the facts.
+// Reads use them only when the filters allow it (the read rule of src/rollups); other
+// filter combinations read the facts.
 //
 // Distinct counts (prompts and providers citing a domain, providers citing a URL, prompts
 // with responses) cannot be summed over days, so those pairs keep the set of days they
@@ -139,12 +139,54 @@ const rowLevelSecurity = tenantTables.flatMap((table) => [
   `create policy tenant_isolation on ${table} using (workspace_id = nullif(current_setting('app.workspace_id', true), '')::uuid) with check (workspace_id = nullif(current_setting('app.workspace_id', true), '')::uuid)`,
 ])
 
+// Existing data: every workspace's new rollups from its facts. Frozen SQL (migrations never
+// import application code); later changes to the rollups ship as `beacon rollups rebuild`.
+const backfill = [
+  `insert into workspace_url (workspace_id, url, domain)
+   select workspace_id, url, min(domain) from citation group by 1, 2 order by 1, 2
+   on conflict (workspace_id, url) do nothing`,
+  `insert into daily_domain_stats (workspace_id, day, domain, citations, responses, last_cited)
+   select workspace_id, (created_at at time zone 'UTC')::date, domain, count(*), count(distinct response_id), max(created_at)
+   from citation group by 1, 2, 3`,
+  `insert into monthly_domain_stats (workspace_id, month, domain, citations, responses, last_cited)
+   select workspace_id, date_trunc('month', day)::date, domain, sum(citations), sum(responses), max(last_cited)
+   from daily_domain_stats group by 1, 2, 3`,
+  `insert into daily_url_stats (workspace_id, day, url_id, citations, first_cited, last_cited)
+   select c.workspace_id, (c.created_at at time zone 'UTC')::date, u.id, count(*), min(c.created_at), max(c.created_at)
+   from citation c join workspace_url u on u.workspace_id = c.workspace_id and u.url = c.url
+   group by 1, 2, 3`,
+  `insert into monthly_url_stats (workspace_id, month, url_id, citations, first_cited, last_cited)
+   select workspace_id, date_trunc('month', day)::date, url_id, sum(citations), min(first_cited), max(last_cited)
+   from daily_url_stats group by 1, 2, 3`,
+  ...[
+    ['domain_prompt_days', 'domain, prompt_id', 'c.domain', 'c.prompt_id', 'citation c'],
+    ['domain_provider_days', 'domain, provider', 'c.domain', 'c.provider', 'citation c'],
+    ['url_provider_days', 'url_id, provider', 'u.id', 'c.provider', 'citation c join workspace_url u on u.workspace_id = c.workspace_id and u.url = c.url'],
+  ].map(
+    ([table, columns, subject, other, source]) => `insert into ${table} (workspace_id, ${columns}, days)
+     select workspace_id, subject, other, range_agg(daterange(day, day, '[]'))
+     from (
+       select distinct c.workspace_id, ${subject} as subject, ${other} as other, (c.created_at at time zone 'UTC')::date as day
+       from ${source}
+     ) d
+     group by 1, 2, 3`,
+  ),
+  `insert into daily_prompt_stats (workspace_id, day, prompt_id, responses)
+   select workspace_id, (created_at at time zone 'UTC')::date, prompt_id, count(*) from response group by 1, 2, 3`,
+  `insert into prompt_days (workspace_id, prompt_id, days)
+   select workspace_id, prompt_id, range_agg(daterange(day, day, '[]')) from daily_prompt_stats group by 1, 2`,
+  `insert into daily_brand_domain_stats (workspace_id, brand_id, day, domain, citations)
+   select m.workspace_id, m.brand_id, (m.created_at at time zone 'UTC')::date, c.domain, count(*)
+   from mention m join citation c on c.workspace_id = m.workspace_id and c.response_id = m.response_id
+   group by 1, 2, 3, 4`,
+  `insert into daily_prompt_brand_stats (workspace_id, brand_id, day, prompt_id, responses, occurrences)
+   select workspace_id, brand_id, (created_at at time zone 'UTC')::date, prompt_id, count(*), sum(occurrences)
+   from mention group by 1, 2, 3, 4`,
+]
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db)
-  // Existing data: fill every workspace's new rollups from its facts.
-  const { rows } = await sql<{ id: string }>`select id from workspace`.execute(db)
-  const { fillDetailRollups } = await import('../../ingest/detail-rollups.js')
-  for (const row of rows) await fillDetailRollups(db as never, row.id)
+  for (const statement of backfill) await sql.raw(statement).execute(db)
   for (const statement of rowLevelSecurity) await sql.raw(statement).execute(db)
 }
 

@@ -59,11 +59,25 @@ const rowLevelSecurity = tables.flatMap((table) => [
   `create policy tenant_isolation on ${table} using (workspace_id = nullif(current_setting('app.workspace_id', true), '')::uuid) with check (workspace_id = nullif(current_setting('app.workspace_id', true), '')::uuid)`,
 ])
 
+// Existing data: the daily rows summed by calendar month, exact by construction. Frozen
+// SQL (migrations never import application code).
+const month = `date_trunc('month', day)::date`
+const backfill = [
+  `insert into monthly_response_stats (workspace_id, month, provider, model, tags, responses)
+   select workspace_id, ${month}, provider, model, tags, sum(responses) from daily_response_stats group by 1, 2, 3, 4, 5`,
+  `insert into monthly_response_totals (workspace_id, month, provider, model, responses)
+   select workspace_id, ${month}, provider, model, sum(responses) from daily_response_totals group by 1, 2, 3, 4`,
+  `insert into monthly_mention_stats (workspace_id, month, provider, model, tags, brand_id, responses, occurrences, position_sum, sentiment_sum, sentiment_count)
+   select workspace_id, ${month}, provider, model, tags, brand_id, sum(responses), sum(occurrences), sum(position_sum), sum(sentiment_sum), sum(sentiment_count)
+   from daily_mention_stats group by 1, 2, 3, 4, 5, 6`,
+  `insert into monthly_brand_totals (workspace_id, month, provider, model, brand_id, responses, occurrences, position_sum, sentiment_sum, sentiment_count)
+   select workspace_id, ${month}, provider, model, brand_id, sum(responses), sum(occurrences), sum(position_sum), sum(sentiment_sum), sum(sentiment_count)
+   from daily_brand_totals group by 1, 2, 3, 4, 5`,
+]
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db)
-  const { fillMonthlyRollups } = await import('../../ingest/rollups.js')
-  const { rows } = await sql<{ id: string }>`select id from workspace`.execute(db)
-  for (const row of rows) await fillMonthlyRollups(db as never, row.id)
+  for (const statement of backfill) await sql.raw(statement).execute(db)
   for (const statement of rowLevelSecurity) await sql.raw(statement).execute(db)
 }
 

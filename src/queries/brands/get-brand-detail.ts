@@ -10,7 +10,8 @@ import type { DB } from '../../db/database.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { eachDay, previousRange, type DateRange } from '../../http/date-range.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
-import { citationRollupsApply, dayConditions, promptRollupsApply, rollupConditions, rollupTables, type ReadStrategy } from '../rollup-conditions.js'
+import { dayConditions, rollupConditions, rollupTables, type ReadStrategy } from '../rollup-conditions.js'
+import { rollupServes } from '../../rollups/index.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
@@ -89,7 +90,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
   // Both periods at once: from the previous start to the current end.
   const spanRollup = { ...filters, range: { start: previous.start, end: filters.range.end } }
   const tables = rollupTables(filters)
-  const promptFast = strategy === 'auto' && promptRollupsApply(filters)
+  const promptFast = strategy === 'auto' && rollupServes(['prompt-stats', 'prompt-brand-stats'], filters)
   // The per-prompt rollups have no tags; a tags filter is the set of prompts carrying them.
   const taggedPrompts = (alias: string) =>
     filters.tags.length
@@ -187,7 +188,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .orderBy('rp.prompt_id')
       .limit(TOP_LIMIT)
       .execute(),
-    strategy === 'auto' && citationRollupsApply(filters)
+    strategy === 'auto' && rollupServes('brand-domain-stats', filters)
       ? db
           .selectFrom('daily_brand_domain_stats')
           .select(['domain', (eb) => eb.fn.sum<number>('citations').as('citations')])

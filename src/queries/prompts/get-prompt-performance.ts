@@ -7,7 +7,8 @@ import { AppError } from '../../http/errors.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 import { percentage } from '../rounding.js'
-import { dayConditions, promptRollupsApply, type ReadStrategy } from '../rollup-conditions.js'
+import { dayConditions, type ReadStrategy } from '../rollup-conditions.js'
+import { rollupServes } from '../../rollups/index.js'
 
 export interface PromptPerformance {
   id: string
@@ -28,7 +29,7 @@ export async function getPromptPerformance(
 ): Promise<{ prompts: PromptPerformance[]; totalItems: number }> {
   // The per-prompt daily rollups hold both counts; tags need no condition there, the
   // prompt list below applies them.
-  const fast = strategy === 'auto' && promptRollupsApply(filters)
+  const fast = strategy === 'auto' && rollupServes(['prompt-stats', 'prompt-brand-stats'], filters)
   const promptConditions = (tableAlias: string) => {
     const col = (name: string) => sql.ref(`${tableAlias}.${name}`)
     const conditions = [sql<SqlBool>`${col('workspace_id')} = ${workspaceId}`, sql<SqlBool>`${col('is_active')}`]

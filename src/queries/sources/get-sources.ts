@@ -6,7 +6,8 @@ import { compileSourceClassifier, type SourceType } from '../../analysis/source-
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundScore } from '../rounding.js'
-import { calendarRollupRows, citationRollupsApply, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { rollupServes } from '../../rollups/index.js'
 import { citationConditions } from './citation-scope.js'
 import { zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
 import { ensurePromptTemplate } from './ensure-prompt-template.js'
@@ -45,9 +46,12 @@ interface Population {
   prompts: number
 }
 
+const SOURCE_FAMILIES = ['domain-stats', 'domain-provider-days', 'domain-prompt-days', 'prompt-days', 'response-totals'] as const
+
 export async function getSources(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions, strategy: ReadStrategy = 'auto'): Promise<SourcesPage> {
   const scope = { promptId: options.promptId }
-  const fast = strategy === 'auto' && citationRollupsApply(filters, scope)
+  // Every family the fast path reads must serve every active filter (and the prompt scope).
+  const fast = strategy === 'auto' && rollupServes(SOURCE_FAMILIES, { ...filters, ...scope })
   const [, population, rows, classify] = await Promise.all([
     ensurePromptTemplate(db, workspaceId, options.promptId),
     fast ? rolledUpPopulation(db, workspaceId, filters) : responsePopulation(db, citationConditions('response', workspaceId, filters, scope)),

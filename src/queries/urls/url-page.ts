@@ -4,7 +4,8 @@ import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { calendarRollupRows, citationRollupsApply, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { rollupServes } from '../../rollups/index.js'
 import { citationConditions, type CitationScope } from '../sources/citation-scope.js'
 
 export interface UrlRow {
@@ -22,9 +23,9 @@ export interface UrlAttributes {
   providers: string[]
 }
 
-/** The URL rollups answer when the filters are a date range, with or without a source's domains. */
+/** The URL rollups answer when they serve every active filter (a date range, a source's domains). */
 export function urlRollupsApply(filters: AnalyticsFilters, scope: CitationScope, strategy: ReadStrategy): boolean {
-  return strategy === 'auto' && scope.urls === undefined && citationRollupsApply(filters, scope)
+  return strategy === 'auto' && rollupServes(['url-stats', 'url-provider-days'], { ...filters, ...scope })
 }
 
 /** citation_count = responses in R citing the URL: the citation table has one row per (response, url). */

@@ -36,7 +36,7 @@ export const promptsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.patch('/prompts/:prompt_id', updatePromptRoute, async (request) => {
-    const { prompt, job } = await retryOnConflict(request.db, (db) => updatePrompt(db, request.auth.workspaceId, request.params.prompt_id, request.body, app.jobs))
-    return { success: true as const, data: prompt, ...(job ? { job } : {}), message: job ? `Updated prompt; rollups for its new tags queued (job ${job.id})` : 'Updated prompt' }
+    const prompt = await retryOnConflict(request.db, (db) => updatePrompt(db, request.auth.workspaceId, request.params.prompt_id, request.body))
+    return { success: true as const, data: prompt, message: 'Updated prompt' }
   })
 }

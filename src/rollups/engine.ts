@@ -1,0 +1,194 @@
+// Derives every maintenance statement from the family declarations: incremental upserts
+// (scope = a batch's responses), retraction of the mention families, rebuild of a
+// workspace. A batch is two statements (URL numbering, then every other table), reading
+// its facts by index ((workspace_id, id) for responses, (workspace_id, response_id, …) for
+// mentions and citations); a rebuild is a delete and an insert per table.
+import { sql, type RawBuilder } from 'kysely'
+import type { DB } from '../db/database.js'
+import { inTransaction } from '../db/tenant-scope.js'
+import { bumpDataVersion } from '../db/data-version.js'
+import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
+import { scopeSql, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
+
+interface TablePlan {
+  table: string
+  bucket: 'day' | 'month' | null
+  /** Conflict target: workspace_id, the bucket column, the dimensions. */
+  keys: string[]
+  measures: [string, MergeRule][]
+  /** This table's rows from the family's select (its rows at the day grain, or undivided). */
+  fromSelect(rows: RawBuilder<unknown>): RawBuilder<unknown>
+}
+
+// Folding daily rows into months: the same merge rule, as an aggregate.
+const AGGREGATE: Record<MergeRule, string> = { sum: 'sum', min: 'min', max: 'max', union: 'range_agg', keep: 'min' }
+
+function plans(f: RollupFamily): TablePlan[] {
+  const measures = Object.entries(f.measures)
+  const dims = [...f.dimensions]
+  const asIs = (rows: RawBuilder<unknown>) => rows
+  if ('none' in f.tables) return [{ table: f.tables.none, bucket: null, keys: ['workspace_id', ...dims], measures, fromSelect: asIs }]
+  const result: TablePlan[] = [{ table: f.tables.day, bucket: 'day', keys: ['workspace_id', 'day', ...dims], measures, fromSelect: asIs }]
+  if (f.tables.month) {
+    // The monthly table is the same select folded by calendar month (UTC): exact, since
+    // every merge rule is associative.
+    const monthly = (rows: RawBuilder<unknown>) => sql`
+      select d.workspace_id, date_trunc('month', d.day)::date as month,
+        ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}
+      from (${rows}) d
+      group by ${sql.join([sql.ref('d.workspace_id'), sql`2`, ...dims.map((d) => sql.ref(`d.${d}`))])}`
+    result.push({ table: f.tables.month, bucket: 'month', keys: ['workspace_id', 'month', ...dims], measures, fromSelect: monthly })
+  }
+  return result
+}
+
+const PLANS = new Map<string, TablePlan[]>(FAMILIES.map((f) => [f.name, plans(f)]))
+const plansOf = (f: RollupFamily) => PLANS.get(f.name) ?? plans(f)
+const familySelect = (f: RollupFamily, scope: RollupScope) => f.select(scopeSql(scope))
+
+const refs = (alias: string, columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)))
+const names = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)))
+
+function mergeExpression(column: string, rule: MergeRule): RawBuilder<unknown> {
+  const current = sql.ref(`s.${column}`)
+  const incoming = sql.ref(`excluded.${column}`)
+  switch (rule) {
+    case 'sum':
+    case 'union':
+      return sql`${current} + ${incoming}`
+    case 'min':
+      return sql`least(${current}, ${incoming})`
+    case 'max':
+      return sql`greatest(${current}, ${incoming})`
+    case 'keep':
+      return current
+  }
+}
+
+/**
+ * Adds (sign 1) or subtracts (sign -1, sums only) the scope's rows. Rows are inserted in
+ * key order so concurrent batches lock them in one order and cannot deadlock.
+ */
+function upsert(plan: TablePlan, rows: RawBuilder<unknown>, sign: 1 | -1): RawBuilder<unknown> {
+  const measureNames = plan.measures.map(([m]) => m)
+  const selected = [
+    ...plan.keys.map((k) => sql.ref(`d.${k}`)),
+    ...measureNames.map((m) => (sign === 1 ? sql.ref(`d.${m}`) : sql`-${sql.ref(`d.${m}`)}`)),
+  ]
+  const updates = plan.measures.filter(([, rule]) => rule !== 'keep')
+  // A day set already holding these days needs no new row version.
+  const unionOnly = updates.length > 0 && updates.every(([, rule]) => rule === 'union')
+  const onConflict =
+    updates.length === 0
+      ? sql`on conflict (${names(plan.keys)}) do nothing`
+      : sql`on conflict (${names(plan.keys)}) do update set ${sql.join(updates.map(([m, rule]) => sql`${sql.ref(m)} = ${mergeExpression(m, rule)}`))}
+          ${unionOnly ? sql`where not ${sql.join(updates.map(([m]) => sql`s.${sql.ref(m)} @> excluded.${sql.ref(m)}`), sql` and `)}` : sql``}`
+  return sql`
+    insert into ${sql.table(plan.table)} as s (${names([...plan.keys, ...measureNames])})
+    select ${sql.join(selected)} from (${plan.fromSelect(rows)}) d
+    order by ${refs('d', plan.keys)}
+    ${onConflict}`
+}
+
+/** After a subtraction: rows of the scope's keys whose every measure reached zero. */
+function deleteEmptied(plan: TablePlan, rows: RawBuilder<unknown>): RawBuilder<unknown> {
+  const matches = plan.keys.map((k) => sql`s.${sql.ref(k)} = d.${sql.ref(k)}`)
+  const zero = plan.measures.map(([m]) => sql`s.${sql.ref(m)} = 0`)
+  return sql`delete from ${sql.table(plan.table)} s using (${plan.fromSelect(rows)}) d where ${sql.join([...matches, ...zero], sql` and `)}`
+}
+
+/**
+ * One statement that applies `write` to every table of these families: each family's
+ * select runs once (a materialized CTE), probing the batch's facts by index, and feeds its
+ * daily and monthly tables. The data-modifying CTEs run in the same order for every batch,
+ * so row locks are taken in one order across tables too.
+ */
+function batchStatement(families: readonly RollupFamily[], scope: Required<RollupScope>, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+  const ctes: RawBuilder<unknown>[] = []
+  const writes: RawBuilder<unknown>[] = []
+  families.forEach((f, i) => {
+    const name = `rollup_rows_${i}`
+    ctes.push(sql`${sql.ref(name)} as materialized (${familySelect(f, scope)})`)
+    for (const plan of plansOf(f)) writes.push(write(plan, sql`select * from ${sql.ref(name)}`))
+  })
+  const last = writes.pop()!
+  writes.forEach((statement, i) => ctes.push(sql`${sql.ref(`rollup_write_${i}`)} as (${statement})`))
+  return sql`with ${sql.join(ctes)} ${last}`
+}
+
+// Each id is probed once: a repeated id would count its facts twice.
+const batchScope = (workspaceId: string, responseIds: readonly string[]): Required<RollupScope> => ({ workspaceId, responseIds: [...new Set(responseIds)] })
+
+async function addBatch(db: DB, families: readonly RollupFamily[], scope: Required<RollupScope>): Promise<void> {
+  // Numbering tables go first, in their own statement: the next one reads their numbers.
+  const numbering = families.filter((f) => f.stableIds)
+  const rest = families.filter((f) => !f.stableIds)
+  if (numbering.length) await batchStatement(numbering, scope, (plan, rows) => upsert(plan, rows, 1)).execute(db)
+  if (rest.length) await batchStatement(rest, scope, (plan, rows) => upsert(plan, rows, 1)).execute(db)
+}
+
+/**
+ * Adds just-inserted responses (with their mentions and citations) to every rollup. Call
+ * inside the transaction that inserted them, after the facts.
+ */
+export async function maintainRollups(trx: DB, workspaceId: string, responseIds: readonly string[]): Promise<void> {
+  if (responseIds.length === 0) return
+  await addBatch(trx, FAMILIES, batchScope(workspaceId, responseIds))
+}
+
+const MENTION_FAMILIES = FAMILIES.filter((f) => f.facts === 'mention')
+
+/**
+ * Subtracts these responses' mentions from the mention rollups and deletes rows that
+ * reach zero. Call in the re-analysis transaction BEFORE deleting the old mentions.
+ */
+export async function retractMentionRollups(trx: DB, workspaceId: string, responseIds: readonly string[]): Promise<void> {
+  if (responseIds.length === 0) return
+  for (const f of MENTION_FAMILIES) {
+    if (!isRetractable(f)) throw new Error(`rollup family ${f.name} has a measure that is not a sum; it cannot be retracted`)
+  }
+  const scope = batchScope(workspaceId, responseIds)
+  // Subtract, then (next statement, which sees the result) delete the rows left at zero.
+  await batchStatement(MENTION_FAMILIES, scope, (plan, rows) => upsert(plan, rows, -1)).execute(trx)
+  await batchStatement(MENTION_FAMILIES, scope, deleteEmptied).execute(trx)
+}
+
+/** Adds these responses' mentions to the mention rollups. Call AFTER inserting the new mentions. */
+export async function addMentionRollups(trx: DB, workspaceId: string, responseIds: readonly string[]): Promise<void> {
+  if (responseIds.length === 0) return
+  await addBatch(trx, MENTION_FAMILIES, batchScope(workspaceId, responseIds))
+}
+
+export interface RebuildOptions {
+  /** Only these families (default: all). */
+  families?: readonly FamilyName[]
+  /** Called after each table is rebuilt (progress bars). */
+  onTable?: (table: string) => void
+}
+
+/**
+ * Recomputes a workspace's rollups from its facts in one transaction (delete + insert from
+ * each family's select), then bumps the data version so cached reads are dropped.
+ */
+export async function rebuildRollups(db: DB, workspaceId: string, options: RebuildOptions = {}): Promise<void> {
+  const selected = options.families ? FAMILIES.filter((f) => options.families!.includes(f.name)) : FAMILIES
+  const scope = { workspaceId }
+  await inTransaction(db, async (trx) => {
+    for (const f of selected) {
+      for (const plan of plansOf(f)) {
+        const rows = familySelect(f, scope)
+        if (f.stableIds) {
+          await upsert(plan, rows, 1).execute(trx)
+        } else {
+          const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
+          await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
+          await sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`.execute(trx)
+        }
+        options.onTable?.(plan.table)
+      }
+    }
+    await bumpDataVersion(trx, workspaceId)
+  })
+}
+
+export { family }

@@ -1,0 +1,19 @@
+// Citations of the responses that mention a brand, per domain and day (migration 0007):
+// a brand's top sources.
+import { sql } from 'kysely'
+import { defineFamily, utcDay } from '../types.js'
+
+export const brandDomainStats = defineFamily({
+  name: 'brand-domain-stats',
+  tables: { day: 'daily_brand_domain_stats' },
+  dimensions: ['brand_id', 'domain'],
+  measures: { citations: 'sum' },
+  serves: ['range'],
+  facts: 'mention',
+  select: (scope) => sql`
+    select m.workspace_id, ${utcDay('m')} as day, m.brand_id, c.domain, count(*) as citations
+    from ${scope.facts('mention', 'm')}
+    join citation c on c.workspace_id = m.workspace_id and c.response_id = m.response_id
+    where ${scope.on('m')}
+    group by 1, 2, 3, 4`,
+})

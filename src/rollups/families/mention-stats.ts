@@ -1,0 +1,22 @@
+// A brand's mentions per day × provider × model × tag set (migrations 0003, 0008).
+// Sums only, so any range or filter combination adds up exactly; sentiment is summed as
+// numeric so the order of addition cannot change a rounded mean.
+import { sql } from 'kysely'
+import { defineFamily, utcDay } from '../types.js'
+
+export const mentionStats = defineFamily({
+  name: 'mention-stats',
+  tables: { day: 'daily_mention_stats', month: 'monthly_mention_stats' },
+  dimensions: ['provider', 'model', 'tags', 'brand_id'],
+  measures: { responses: 'sum', occurrences: 'sum', position_sum: 'sum', sentiment_sum: 'sum', sentiment_count: 'sum' },
+  serves: ['range', 'providers', 'modelIds', 'tags'],
+  facts: 'mention',
+  select: (scope) => sql`
+    select m.workspace_id, ${utcDay('m')} as day, m.provider, m.model, p.tags, m.brand_id,
+      count(*) as responses, sum(m.occurrences) as occurrences, sum(m.position) as position_sum,
+      coalesce(sum(m.sentiment::numeric), 0) as sentiment_sum, count(m.sentiment) as sentiment_count
+    from ${scope.facts('mention', 'm')}
+    join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id
+    where ${scope.on('m')}
+    group by 1, 2, 3, 4, 5, 6`,
+})

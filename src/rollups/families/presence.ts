@@ -1,0 +1,74 @@
+// Day sets (migration 0007): distinct counts (prompts and providers citing a domain,
+// providers citing a URL, prompts with responses) cannot be summed over days, so each
+// pair keeps the days it occurs on as a datemultirange. "In the range" is one overlap
+// test per pair; consecutive days collapse into one range.
+import { sql, type RawBuilder } from 'kysely'
+import { defineFamily, utcDay, type ScopeSql } from '../types.js'
+
+/** The days each (subject, other) pair occurs on, from distinct (pair, day) rows. */
+const daySets = (pairs: RawBuilder<unknown>) => sql`
+  select d.workspace_id, d.subject, d.other, range_agg(daterange(d.day, d.day, '[]')) as days
+  from (${pairs}) d
+  group by 1, 2, 3`
+
+const citationPairs = (scope: ScopeSql, subject: string, other: string) =>
+  daySets(sql`
+    select distinct c.workspace_id, ${sql.ref(`c.${subject}`)} as subject, ${sql.ref(`c.${other}`)} as other, ${utcDay('c')} as day
+    from ${scope.facts('citation', 'c')}
+    where ${scope.on('c')}`)
+
+const renamed = (select: RawBuilder<unknown>, subject: string, other: string) =>
+  sql`select s.workspace_id, s.subject as ${sql.ref(subject)}, s.other as ${sql.ref(other)}, s.days from (${select}) s`
+
+export const domainPromptDays = defineFamily({
+  name: 'domain-prompt-days',
+  tables: { none: 'domain_prompt_days' },
+  dimensions: ['domain', 'prompt_id'],
+  measures: { days: 'union' },
+  serves: ['range'],
+  facts: 'citation',
+  select: (scope) => renamed(citationPairs(scope, 'domain', 'prompt_id'), 'domain', 'prompt_id'),
+})
+
+export const domainProviderDays = defineFamily({
+  name: 'domain-provider-days',
+  tables: { none: 'domain_provider_days' },
+  dimensions: ['domain', 'provider'],
+  measures: { days: 'union' },
+  serves: ['range', 'providers'],
+  facts: 'citation',
+  select: (scope) => renamed(citationPairs(scope, 'domain', 'provider'), 'domain', 'provider'),
+})
+
+export const urlProviderDays = defineFamily({
+  name: 'url-provider-days',
+  tables: { none: 'url_provider_days' },
+  dimensions: ['url_id', 'provider'],
+  measures: { days: 'union' },
+  // A URL has one domain: a source's domains are a set of URL numbers.
+  serves: ['range', 'domains'],
+  facts: 'citation',
+  select: (scope) =>
+    renamed(
+      daySets(sql`
+        select distinct c.workspace_id, u.id as subject, c.provider as other, ${utcDay('c')} as day
+        from ${scope.facts('citation', 'c')}
+        join workspace_url u on u.workspace_id = c.workspace_id and u.url = c.url
+        where ${scope.on('c')}`),
+      'url_id',
+      'provider',
+    ),
+})
+
+export const promptDays = defineFamily({
+  name: 'prompt-days',
+  tables: { none: 'prompt_days' },
+  dimensions: ['prompt_id'],
+  measures: { days: 'union' },
+  serves: ['range'],
+  facts: 'response',
+  select: (scope) => sql`
+    select d.workspace_id, d.prompt_id, range_agg(daterange(d.day, d.day, '[]')) as days
+    from (select distinct r.workspace_id, r.prompt_id, ${utcDay('r')} as day from ${scope.facts('response', 'r')} where ${scope.on('r')}) d
+    group by 1, 2`,
+})

@@ -1,0 +1,17 @@
+// Responses mentioning a brand, per prompt and day (migration 0007).
+import { sql } from 'kysely'
+import { defineFamily, utcDay } from '../types.js'
+
+export const promptBrandStats = defineFamily({
+  name: 'prompt-brand-stats',
+  tables: { day: 'daily_prompt_brand_stats' },
+  dimensions: ['brand_id', 'prompt_id'],
+  measures: { responses: 'sum', occurrences: 'sum' },
+  serves: ['range', 'tags'],
+  facts: 'mention',
+  select: (scope) => sql`
+    select m.workspace_id, ${utcDay('m')} as day, m.brand_id, m.prompt_id, count(*) as responses, sum(m.occurrences) as occurrences
+    from ${scope.facts('mention', 'm')}
+    where ${scope.on('m')}
+    group by 1, 2, 3, 4`,
+})

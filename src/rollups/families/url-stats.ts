@@ -1,0 +1,19 @@
+// Citations per cited URL (by its workspace_url number) and day (migration 0007), for
+// /urls and /urls-detailed. A source's domains are a set of URL numbers, so they are served.
+import { sql } from 'kysely'
+import { defineFamily, utcDay } from '../types.js'
+
+export const urlStats = defineFamily({
+  name: 'url-stats',
+  tables: { day: 'daily_url_stats', month: 'monthly_url_stats' },
+  dimensions: ['url_id'],
+  measures: { citations: 'sum', first_cited: 'min', last_cited: 'max' },
+  serves: ['range', 'domains'],
+  facts: 'citation',
+  select: (scope) => sql`
+    select c.workspace_id, ${utcDay('c')} as day, u.id as url_id, count(*) as citations, min(c.created_at) as first_cited, max(c.created_at) as last_cited
+    from ${scope.facts('citation', 'c')}
+    join workspace_url u on u.workspace_id = c.workspace_id and u.url = c.url
+    where ${scope.on('c')}
+    group by 1, 2, 3`,
+})

@@ -1,0 +1,6 @@
+// The rollup registry and its engine (DESIGN §12); see README.md.
+export { maintainRollups, retractMentionRollups, addMentionRollups, rebuildRollups, type RebuildOptions } from './engine.js'
+export { tenantTables, deleteWorkspaceData, rowLevelSecurityStatements, deleteOrder } from './tenant-tables.js'
+export { rollupServes, activeFilters } from './read-rule.js'
+export { FAMILIES, ROLLUP_TABLES, family, familyTables, familiesWithDimension, isRetractable, type FamilyName } from './registry.js'
+export type { FilterName, MergeRule, RollupFamily, RollupScope } from './types.js'

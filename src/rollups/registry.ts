@@ -1,0 +1,61 @@
+// Every rollup family, in the order the engine maintains them: workspace_url first, since
+// the URL families read the numbers it hands out.
+import { brandDomainStats } from './families/brand-domain-stats.js'
+import { brandTotals } from './families/brand-totals.js'
+import { domainStats } from './families/domain-stats.js'
+import { mentionStats } from './families/mention-stats.js'
+import { workspaceDomain, workspaceUrl } from './families/numbering.js'
+import { domainPromptDays, domainProviderDays, promptDays, urlProviderDays } from './families/presence.js'
+import { promptBrandStats } from './families/prompt-brand-stats.js'
+import { promptStats } from './families/prompt-stats.js'
+import { responseStats } from './families/response-stats.js'
+import { responseTotals } from './families/response-totals.js'
+import { urlStats } from './families/url-stats.js'
+import type { RollupFamily } from './types.js'
+
+export const FAMILIES = [
+  workspaceUrl,
+  workspaceDomain,
+  responseStats,
+  responseTotals,
+  mentionStats,
+  brandTotals,
+  promptStats,
+  promptBrandStats,
+  domainStats,
+  urlStats,
+  brandDomainStats,
+  domainPromptDays,
+  domainProviderDays,
+  urlProviderDays,
+  promptDays,
+] as const
+
+export type FamilyName = (typeof FAMILIES)[number]['name']
+
+const byName = new Map<string, RollupFamily>(FAMILIES.map((family) => [family.name, family]))
+
+export function family(name: FamilyName): RollupFamily {
+  const found = byName.get(name)
+  if (!found) throw new Error(`no rollup family ${name}`)
+  return found
+}
+
+/** The table names of a family: daily then monthly, or its one table. */
+export function familyTables(f: RollupFamily): string[] {
+  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, ...(f.tables.month ? [f.tables.month] : [])]
+}
+
+/** Every rollup table, in maintenance order. */
+export const ROLLUP_TABLES: readonly string[] = FAMILIES.flatMap((f) => familyTables(f))
+
+/** Families whose measures are all sums of mention facts: their contribution can be subtracted. */
+export function isRetractable(f: RollupFamily): boolean {
+  const rules = Object.values(f.measures)
+  return f.facts === 'mention' && rules.length > 0 && rules.every((rule) => rule === 'sum')
+}
+
+/** Families keyed by a dimension (e.g. `tags`: those to rebuild when a prompt's tags change). */
+export function familiesWithDimension(dimension: string): FamilyName[] {
+  return FAMILIES.filter((f) => (f.dimensions as readonly string[]).includes(dimension)).map((f) => f.name)
+}

@@ -1,0 +1,86 @@
+// The shape of a rollup family declaration (see README.md). A family is one aggregate of
+// the facts kept in one or two tables (by day and by calendar month) or, for the day-set
+// and numbering tables, in one table without a time bucket.
+import { sql, type RawBuilder, type SqlBool } from 'kysely'
+
+/**
+ * How two rows with the same key combine. `sum`, `min`, `max` as the words say; `union`
+ * adds datemultiranges (`+`); `keep` keeps the value first written (numbering tables).
+ */
+export type MergeRule = 'sum' | 'min' | 'max' | 'union' | 'keep'
+
+/**
+ * The read filters a family can be asked to apply. `range` is the period (every family has
+ * a time dimension or a day set); the others are the analytics filters and read scopes.
+ */
+export type FilterName = 'range' | 'providers' | 'modelIds' | 'tags' | 'promptId' | 'domains' | 'urls'
+
+/** Which facts a family is computed from; the mention families can be retracted. */
+export type FactTable = 'response' | 'mention' | 'citation'
+
+/** Where a family's select reads: the whole workspace, or the facts of some responses. */
+export interface RollupScope {
+  workspaceId: string
+  /** Only the facts of these responses (a just-ingested or re-analysed batch). */
+  responseIds?: readonly string[]
+}
+
+/** What a declaration's select gets: the scope's facts, for its FROM and WHERE. */
+export interface ScopeSql {
+  workspaceId: string
+  /**
+   * A fact table as `alias` in FROM: the whole table, or for a batch one index probe per
+   * response id (a lateral join, so the plan is the same with or without statistics;
+   * PGlite never gathers them). `offset 0` keeps the planner from flattening it into a
+   * scan of the workspace's facts joined to the id list. Join other tables after it.
+   */
+  facts(table: FactTable, alias: string): RawBuilder<unknown>
+  /** `alias.workspace_id = …`: every select's WHERE has it. */
+  on(alias: string): RawBuilder<SqlBool>
+}
+
+export interface RollupFamily<Name extends string = string> {
+  name: Name
+  /** The tables kept: `day`/`month` for calendar families, `none` for the others. */
+  tables: { day: string; month?: string } | { none: string }
+  /** Key columns besides workspace_id and the time bucket, in primary-key order. */
+  dimensions: readonly string[]
+  /** Measure columns and how rows with the same key merge. */
+  measures: Readonly<Record<string, MergeRule>>
+  /** Filters a read of this family may carry (allow-list; anything else reads the facts). */
+  serves: readonly FilterName[]
+  facts: FactTable
+  /**
+   * Rebuild adds missing rows instead of replacing them: the table hands out numbers
+   * (workspace_url ids) that other rollups store.
+   */
+  stableIds?: boolean
+  /**
+   * One `SELECT … FROM facts … GROUP BY grain` for the scope, with columns named as the
+   * table's: workspace_id, `day` (calendar families), the dimensions, the measures.
+   */
+  select(scope: ScopeSql): RawBuilder<unknown>
+}
+
+const RESPONSE_COLUMN: Record<FactTable, string> = { response: 'id', mention: 'response_id', citation: 'response_id' }
+
+export function scopeSql(scope: RollupScope): ScopeSql {
+  const { workspaceId, responseIds } = scope
+  return {
+    workspaceId,
+    facts(table, alias) {
+      if (responseIds === undefined) return sql`${sql.table(table)} as ${sql.ref(alias)}`
+      const ids = `${alias}_scope`
+      return sql`unnest(${responseIds}::uuid[]) as ${sql.ref(ids)}(id)
+        cross join lateral (select * from ${sql.table(table)} f where f.workspace_id = ${workspaceId} and ${sql.ref(`f.${RESPONSE_COLUMN[table]}`)} = ${sql.ref(`${ids}.id`)} offset 0) as ${sql.ref(alias)}`
+    },
+    on: (alias) => sql<SqlBool>`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
+  }
+}
+
+/** The UTC day of a fact's created_at, as every calendar family buckets it. */
+export const utcDay = (alias: string) => sql`(${sql.ref(`${alias}.created_at`)} at time zone 'UTC')::date`
+
+export function defineFamily<const Name extends string>(family: RollupFamily<Name>): RollupFamily<Name> {
+  return family
+}
