@@ -11,6 +11,7 @@ import { insertInChunks } from './insert-chunks.js'
 import { freshItems, insertIdempotent } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { inTransaction } from '../db/tenant-scope.js'
+import { lockAnalysisInputs } from '../db/analysis-lock.js'
 import { validateAioItems, type ItemProblem } from './validate-items.js'
 
 export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[], options: { matcher?: BrandMatcher; now?: Date } = {}): Promise<IngestResult> {
@@ -19,6 +20,8 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
   return inTransaction(db, async (trx) => {
+    // Brands and tags cannot change under this batch until it commits.
+    await lockAnalysisInputs(trx, workspaceId, 'read')
     const promptIds = [...new Set(items.map((i) => i.prompt_id))]
     const known = new Set(
       (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),

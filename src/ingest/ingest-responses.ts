@@ -12,6 +12,7 @@ import { loadBrandMatcher } from './brand-terms.js'
 import { problemsError, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
 import { insertColumns } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
+import { lockAnalysisInputs } from '../db/analysis-lock.js'
 import { maintainRollups } from '../rollups/index.js'
 import { freshItems, insertIdempotent } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
@@ -58,6 +59,8 @@ export async function ingestResponses(
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
   return inTransaction(db, async (trx) => {
+    // Brands and tags cannot change under this batch until it commits.
+    await lockAnalysisInputs(trx, workspaceId, 'read')
     const referenceProblems: ItemProblem[] = []
     await checkReferences(trx, workspaceId, items, referenceProblems)
     if (referenceProblems.length) throw batchError(referenceProblems, 'responses')

@@ -12,6 +12,7 @@ import { insertColumns, insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { addMentionRollups, retractMentionRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
+import { lockAnalysisInputs } from '../db/analysis-lock.js'
 
 export interface ReanalysisProgress {
   responses: number
@@ -103,6 +104,8 @@ export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: 
   )
   const ids = rows.map((r) => r.id)
   await inTransaction(db, async (trx) => {
+    // Like an ingest batch: a tag edit's rollup rebuild must not interleave with this one.
+    await lockAnalysisInputs(trx, workspaceId, 'read')
     await retractMentionRollups(trx, workspaceId, ids)
     await trx
       .deleteFrom('mention')

@@ -8,6 +8,7 @@ import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { REANALYSIS, type JobQueue, type JobRef } from '../jobs/index.js'
 import { cleanList } from './clean-list.js'
 import { bumpDataVersion } from '../db/data-version.js'
+import { lockAnalysisInputs } from '../db/analysis-lock.js'
 import { MAX_BRANDS_PER_WORKSPACE } from './limits.js'
 
 export interface BrandInput {
@@ -91,6 +92,7 @@ async function checkBrandCount(db: DB, workspaceId: string): Promise<void> {
 export async function createBrand(db: DB, workspaceId: string, raw: BrandInput, queue: JobQueue) {
   const input = clean(raw)
   if (!input.name) throw new AppError(400, 'missing_parameter', 'name is required', { param: 'name' })
+  await lockAnalysisInputs(db, workspaceId, 'write')
   await checkConflicts(db, workspaceId, undefined, input)
   await checkBrandCount(db, workspaceId)
   const brand = await db
@@ -126,6 +128,7 @@ export async function updateBrand(
   await checkConflicts(db, workspaceId, brandId, input)
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
   if (Object.keys(changes).length === 0) return { brand: existing, job: null }
+  await lockAnalysisInputs(db, workspaceId, 'write')
   const brand = await db
     .updateTable('brand')
     .set({ ...changes, updated_at: new Date() })

@@ -4,6 +4,7 @@ import { AppError, invalidParameter, notFound } from '../http/errors.js'
 import { cleanList } from './clean-list.js'
 import { familiesWithDimension, rebuildRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
+import { lockAnalysisInputs } from '../db/analysis-lock.js'
 
 export interface PromptInput {
   text?: string
@@ -38,12 +39,13 @@ export async function createPrompt(db: DB, workspaceId: string, raw: PromptInput
 /**
  * Updates a prompt. New tags move its history to another tag set in the rollups: rebuilt
  * in the same transaction, so no reader (and no crash) ever sees the new tags with the old
- * rollups. Ingestion locks the prompts of its batch (FOR SHARE) before it reads their
- * tags, so a batch in flight either commits before this update or sees the new tags.
+ * rollups. The analysis-inputs lock (src/db/analysis-lock.ts) makes a batch in flight
+ * either commit before this update or see the new tags.
  */
 export async function updatePrompt(db: DB, workspaceId: string, promptId: string, raw: PromptInput) {
   const input = clean(raw)
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+  if ('tags' in changes) await lockAnalysisInputs(db, workspaceId, 'write')
   const query =
     Object.keys(changes).length === 0
       ? db.selectFrom('prompt').select(promptColumns).where('workspace_id', '=', workspaceId).where('id', '=', promptId)
