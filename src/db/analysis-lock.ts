@@ -14,3 +14,13 @@ export async function lockAnalysisInputs(trx: DB, workspaceId: string, mode: 're
   if (mode === 'read') await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(trx)
   else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx)
 }
+
+/**
+ * One re-analysis batch of a workspace at a time. Each batch retracts the rollup
+ * contribution of the mentions it finds and adds that of the ones it writes; two runs
+ * over the same answers (a job retried while its lost run was in fact still going) stay
+ * exact only if their batches do not interleave.
+ */
+export async function lockReanalysisBatch(trx: DB, workspaceId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`beacon.reanalysis:${workspaceId}`}, 0))`.execute(trx)
+}

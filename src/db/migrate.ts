@@ -10,6 +10,7 @@ import * as workspaceByKeyHash from './migrations/0009-workspace-by-key-hash.js'
 import * as coveringCitationDomainIndex from './migrations/0010-covering-citation-domain-index.js'
 import type { DB } from './database.js'
 import * as backgroundJobs from './migrations/0011-background-jobs.js'
+import * as jobHeartbeat from './migrations/0012-job-heartbeat.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-workspace-by-key-hash': workspaceByKeyHash,
   '0010-covering-citation-domain-index': coveringCitationDomainIndex,
   '0011-background-jobs': backgroundJobs,
+  '0012-job-heartbeat': jobHeartbeat,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -223,6 +223,7 @@ export interface JobTable {
   error_code: string | null
   error_message: string | null
   result: ColumnType<unknown, string | null, string | null> | null
+  heartbeat_at: Timestamp | null
 }
 
 export interface Database {

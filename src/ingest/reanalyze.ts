@@ -12,7 +12,7 @@ import { insertColumns, insertInChunks } from './insert-chunks.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { addMentionRollups, retractMentionRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
-import { lockAnalysisInputs } from '../db/analysis-lock.js'
+import { lockAnalysisInputs, lockReanalysisBatch } from '../db/analysis-lock.js'
 
 export interface ReanalysisProgress {
   responses: number
@@ -106,6 +106,7 @@ export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: 
   await inTransaction(db, async (trx) => {
     // Like an ingest batch: a tag edit's rollup rebuild must not interleave with this one.
     await lockAnalysisInputs(trx, workspaceId, 'read')
+    await lockReanalysisBatch(trx, workspaceId)
     await retractMentionRollups(trx, workspaceId, ids)
     await trx
       .deleteFrom('mention')

@@ -11,7 +11,7 @@
 import PgBoss from 'pg-boss'
 import { sql } from 'kysely'
 import type { DB, DatabaseHandle } from '../db/database.js'
-import { APP_ROLE } from '../db/tenant-scope.js'
+import { APP_ROLE, inTransaction, setScope } from '../db/tenant-scope.js'
 import { AppError } from '../http/errors.js'
 import { kyselyExecutor, pgliteExecutor } from './pglite-adapter.js'
 import { reconcileState, type BossState, type JobState } from './job-state.js'
@@ -77,6 +77,11 @@ export interface JobRuntimeOptions {
 
 // A job that runs longer than this is presumed lost (its process died) and retried.
 const EXPIRE_SECONDS = 2 * 60 * 60
+// Long before that, a running job whose heartbeat stopped is taken as lost: its process
+// was killed. It is failed back to pg-boss, which retries it (re-analysis is idempotent).
+const HEARTBEAT_SECONDS = 10
+const LOST_AFTER_SECONDS = 60
+const RECOVERY_INTERVAL_MS = 30_000
 const RETRY_LIMIT = 3
 
 const FAILED_MESSAGE: Record<string, string> = {
@@ -88,6 +93,7 @@ export class JobRuntime implements JobQueue {
   private stoppingFlag = false
   private stopped: Promise<void> | undefined
   private readonly afterStop: (() => Promise<void>)[] = []
+  private recoveryTimer: NodeJS.Timeout | undefined
 
   private constructor(private readonly options: JobRuntimeOptions) {
     const { database } = options
@@ -115,6 +121,12 @@ export class JobRuntime implements JobQueue {
     }
     if (options.database.backend === 'postgres') await grantQueueToAppRole(options.database.db, options.schema)
     if (options.worker) {
+      // Jobs of a killed process go back to the queue now, not after pg-boss's expiry.
+      await runtime.recoverLostJobs({ onStart: true })
+      runtime.recoveryTimer = setInterval(() => {
+        runtime.recoverLostJobs().catch((error: unknown) => options.log?.warn({ err: error }, 'background jobs: could not check for lost jobs'))
+      }, RECOVERY_INTERVAL_MS)
+      runtime.recoveryTimer.unref()
       for (const type of Object.keys(options.handlers)) {
         await runtime.boss.work<{ workspaceId: string }>(type, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds }, ([job]) =>
           runtime.run(type, job),
@@ -181,6 +193,38 @@ export class JobRuntime implements JobQueue {
     }
   }
 
+  /**
+   * Fails, so that pg-boss retries them, the active jobs whose process is gone. On PGlite,
+   * at start every active job is lost: the data directory's lock means no other process
+   * can be running it. On PostgreSQL other instances may be, so a job counts as lost when
+   * its heartbeat is older than LOST_AFTER_SECONDS.
+   */
+  async recoverLostJobs(options: { onStart?: boolean } = {}): Promise<number> {
+    const db = this.options.database.db
+    const schema = sql.id(this.options.schema)
+    const { rows: active } = await sql<{ id: string; name: string; workspace_id: string }>`
+      select id::text as id, name, data->>'workspaceId' as workspace_id from ${schema}.job where state = 'active'`.execute(db)
+    let lost = 0
+    for (const job of active) {
+      if (!(job.name in this.options.handlers) || !job.workspace_id) continue
+      if (!(this.options.database.backend === 'pglite' && options.onStart)) {
+        // Read under the job's workspace: the table has row-level security.
+        const beat = await inTransaction(db, async (trx) => {
+          await setScope(trx, 'app.workspace_id', job.workspace_id)
+          const { rows } = await sql<{ stale: boolean }>`
+            select coalesce(heartbeat_at, started_at, created_at) < now() - make_interval(secs => ${LOST_AFTER_SECONDS}) as stale
+            from job where workspace_id = ${job.workspace_id} and id = ${job.id}`.execute(trx)
+          return rows[0]
+        })
+        if (!beat?.stale) continue
+      }
+      await this.boss.fail(job.name, job.id, { reason: 'lost: its process stopped without finishing it' })
+      lost += 1
+      this.options.log?.warn({ jobId: job.id, type: job.name }, 'background job lost with its process; queued again')
+    }
+    return lost
+  }
+
   /** Runs one job: Beacon's row follows it from running to its end. */
   private async run(type: string, job: PgBoss.JobWithMetadata<{ workspaceId: string }>): Promise<Record<string, unknown>> {
     const handler = this.options.handlers[type]
@@ -190,11 +234,22 @@ export class JobRuntime implements JobQueue {
     // The row may not exist yet (the enqueuing request wrote it after pg-boss took the job on PGlite).
     await db
       .insertInto('job')
-      .values({ workspace_id: workspaceId, id: job.id, type, state: 'running', started_at: now })
+      .values({ workspace_id: workspaceId, id: job.id, type, state: 'running', started_at: now, heartbeat_at: now })
       .onConflict((oc) =>
-        oc.columns(['workspace_id', 'id']).doUpdateSet({ state: 'running', started_at: now, finished_at: null, error_code: null, error_message: null, progress_done: 0 }),
+        oc
+          .columns(['workspace_id', 'id'])
+          .doUpdateSet({ state: 'running', started_at: now, heartbeat_at: now, finished_at: null, error_code: null, error_message: null, progress_done: 0 }),
       )
       .execute()
+    const heartbeat = setInterval(() => {
+      db.updateTable('job')
+        .set({ heartbeat_at: new Date() })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', job.id)
+        .execute()
+        .catch((error: unknown) => this.options.log?.warn({ err: error, jobId: job.id }, 'could not record the job heartbeat'))
+    }, HEARTBEAT_SECONDS * 1000)
+    heartbeat.unref()
     const isStopping = () => this.stoppingFlag
     const context: JobContext = {
       jobId: job.id,
@@ -204,7 +259,12 @@ export class JobRuntime implements JobQueue {
         return isStopping()
       },
       checkpoint: async (done, total) => {
-        await db.updateTable('job').set({ progress_done: done, progress_total: total }).where('workspace_id', '=', workspaceId).where('id', '=', job.id).execute()
+        await db
+          .updateTable('job')
+          .set({ progress_done: done, progress_total: total, heartbeat_at: new Date() })
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', job.id)
+          .execute()
         if (isStopping()) throw new JobInterrupted()
       },
       enqueue: (nextType) => this.enqueue(db, workspaceId, nextType),
@@ -238,6 +298,8 @@ export class JobRuntime implements JobQueue {
         .execute()
         .catch((updateError: unknown) => this.options.log?.warn({ err: updateError, jobId: job.id }, 'could not record the job failure'))
       throw error
+    } finally {
+      clearInterval(heartbeat)
     }
   }
 
@@ -247,6 +309,7 @@ export class JobRuntime implements JobQueue {
    */
   stop(options: { timeoutMs?: number } = {}): Promise<void> {
     this.stoppingFlag = true
+    clearInterval(this.recoveryTimer)
     // With wait: true pg-boss resolves after the running jobs ended (or the timeout passed,
     // when it marks them failed: they are retried) and its own pool closed.
     return (this.stopped ??= (async () => {

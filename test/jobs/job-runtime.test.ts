@@ -126,6 +126,54 @@ describe.each(testBackends)('job runtime durability (%s)', (backend) => {
     }
   }, 120_000)
 
+  it('a job whose process was killed mid-run is taken as lost and run again, not left for the expiry', async () => {
+    const store = reopenableDatabase(backend)
+    cleanups.push(store.cleanup)
+    let runs = 0
+    const handler: JobHandler = async () => {
+      runs += 1
+      return { ok: true }
+    }
+    // The killed process: it took the job (active in pg-boss, running in Beacon's row) and
+    // stopped beating a while ago.
+    let database = await store.open()
+    const workspace = await createWorkspace(database.db, { name: 'Killed', tier: 'premium' })
+    const queueOnly = await start(database, store.jobsSchema, false, { lost_work: handler })
+    const lost = await queueOnly.enqueue(database.db, workspace.id, 'lost_work')
+    const fresh = await queueOnly.enqueue(database.db, (await createWorkspace(database.db, { name: 'Alive', tier: 'premium' })).id, 'lost_work')
+    const taken = await queueOnly.boss.fetch('lost_work', { batchSize: 2 })
+    expect(taken.map((j) => j.id).sort()).toEqual([lost.id, fresh.id].sort())
+    const longAgo = new Date(Date.now() - 10 * 60_000)
+    await database.db.updateTable('job').set({ state: 'running', started_at: longAgo, heartbeat_at: longAgo }).where('id', '=', lost.id).execute()
+    // The other one is still beating (on PostgreSQL another instance could be running it).
+    await database.db.updateTable('job').set({ state: 'running', started_at: new Date(), heartbeat_at: new Date() }).where('id', '=', fresh.id).execute()
+    await queueOnly.stop()
+    await database.close()
+
+    database = await store.open()
+    const worker = await start(database, store.jobsSchema, true, { lost_work: handler })
+    try {
+      const done = await until('the lost job to run again', async () => {
+        const row = await jobRow(database, lost.id)
+        return row.state === 'succeeded' && row
+      })
+      expect(done.error_code).toBeNull()
+      if (backend === 'pglite') {
+        // One process per data directory: every job active at start belonged to a dead one.
+        await until('the other job too', async () => (await jobRow(database, fresh.id)).state === 'succeeded')
+        expect(runs).toBe(2)
+      } else {
+        // Its heartbeat is recent: left alone.
+        await sleep(2500)
+        expect((await jobRow(database, fresh.id)).state).toBe('running')
+        expect(runs).toBe(1)
+      }
+    } finally {
+      await worker.stop()
+      await database.close()
+    }
+  }, 120_000)
+
   it('a job queued while no worker runs is done by the next process that starts one', async () => {
     const store = reopenableDatabase(backend)
     cleanups.push(store.cleanup)
