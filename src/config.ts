@@ -37,6 +37,8 @@ export interface Config {
   jobsSchema: string
   /** how often an idle worker looks for new jobs, seconds */
   jobsPollSeconds: number
+  /** a running job whose heartbeat is older than this is taken as lost (its process died) and retried, seconds */
+  jobsLostAfterSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -89,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsWorker: boolean(env, 'JOBS_WORKER', true),
     jobsSchema: jobsSchema(env.JOBS_SCHEMA),
     jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),
+    jobsLostAfterSeconds: integer(env, 'JOBS_LOST_AFTER_SECONDS', 60, 3, 86_400),
   }
 }

@@ -16,7 +16,7 @@ export { REANALYSIS } from './reanalysis-job.js'
 export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
 
 export async function startJobs(
-  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'analysisThreads'>,
+  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads'>,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
@@ -27,6 +27,7 @@ export async function startJobs(
     connectionString: database.backend === 'postgres' ? config.databaseUrl : undefined,
     worker: config.jobsWorker,
     pollingIntervalSeconds: config.jobsPollSeconds,
+    lostAfterSeconds: config.jobsLostAfterSeconds,
     log: options.log,
     handlers: options.handlers ?? {
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize }),

@@ -71,6 +71,8 @@ export interface JobRuntimeOptions {
   /** fetch and run jobs in this process (false: only queue them) */
   worker: boolean
   pollingIntervalSeconds: number
+  /** a running job whose heartbeat is older than this is lost (default 60 s) */
+  lostAfterSeconds?: number
   handlers: Record<string, JobHandler>
   log?: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void }
 }
@@ -79,9 +81,7 @@ export interface JobRuntimeOptions {
 const EXPIRE_SECONDS = 2 * 60 * 60
 // Long before that, a running job whose heartbeat stopped is taken as lost: its process
 // was killed. It is failed back to pg-boss, which retries it (re-analysis is idempotent).
-const HEARTBEAT_SECONDS = 10
 const LOST_AFTER_SECONDS = 60
-const RECOVERY_INTERVAL_MS = 30_000
 const RETRY_LIMIT = 3
 
 const FAILED_MESSAGE: Record<string, string> = {
@@ -94,6 +94,11 @@ export class JobRuntime implements JobQueue {
   private stopped: Promise<void> | undefined
   private readonly afterStop: (() => Promise<void>)[] = []
   private recoveryTimer: NodeJS.Timeout | undefined
+
+  /** Beats come six times, and checks for lost jobs twice, per this period. */
+  private get lostAfterSeconds(): number {
+    return this.options.lostAfterSeconds ?? LOST_AFTER_SECONDS
+  }
 
   private constructor(private readonly options: JobRuntimeOptions) {
     const { database } = options
@@ -123,9 +128,12 @@ export class JobRuntime implements JobQueue {
     if (options.worker) {
       // Jobs of a killed process go back to the queue now, not after pg-boss's expiry.
       await runtime.recoverLostJobs({ onStart: true })
-      runtime.recoveryTimer = setInterval(() => {
-        runtime.recoverLostJobs().catch((error: unknown) => options.log?.warn({ err: error }, 'background jobs: could not check for lost jobs'))
-      }, RECOVERY_INTERVAL_MS)
+      runtime.recoveryTimer = setInterval(
+        () => {
+          runtime.recoverLostJobs().catch((error: unknown) => options.log?.warn({ err: error }, 'background jobs: could not check for lost jobs'))
+        },
+        (runtime.lostAfterSeconds * 1000) / 2,
+      )
       runtime.recoveryTimer.unref()
       for (const type of Object.keys(options.handlers)) {
         await runtime.boss.work<{ workspaceId: string }>(type, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds }, ([job]) =>
@@ -197,7 +205,7 @@ export class JobRuntime implements JobQueue {
    * Fails, so that pg-boss retries them, the active jobs whose process is gone. On PGlite,
    * at start every active job is lost: the data directory's lock means no other process
    * can be running it. On PostgreSQL other instances may be, so a job counts as lost when
-   * its heartbeat is older than LOST_AFTER_SECONDS.
+   * its heartbeat is older than lostAfterSeconds (JOBS_LOST_AFTER_SECONDS).
    */
   async recoverLostJobs(options: { onStart?: boolean } = {}): Promise<number> {
     const db = this.options.database.db
@@ -212,7 +220,7 @@ export class JobRuntime implements JobQueue {
         const beat = await inTransaction(db, async (trx) => {
           await setScope(trx, 'app.workspace_id', job.workspace_id)
           const { rows } = await sql<{ stale: boolean }>`
-            select coalesce(heartbeat_at, started_at, created_at) < now() - make_interval(secs => ${LOST_AFTER_SECONDS}) as stale
+            select coalesce(heartbeat_at, started_at, created_at) < now() - make_interval(secs => ${this.lostAfterSeconds}) as stale
             from job where workspace_id = ${job.workspace_id} and id = ${job.id}`.execute(trx)
           return rows[0]
         })
@@ -248,7 +256,7 @@ export class JobRuntime implements JobQueue {
         .where('id', '=', job.id)
         .execute()
         .catch((error: unknown) => this.options.log?.warn({ err: error, jobId: job.id }, 'could not record the job heartbeat'))
-    }, HEARTBEAT_SECONDS * 1000)
+    }, (this.lostAfterSeconds * 1000) / 6)
     heartbeat.unref()
     const isStopping = () => this.stoppingFlag
     const context: JobContext = {
