@@ -228,7 +228,31 @@ export class JobRuntime implements JobQueue {
       }
       await this.boss.fail(job.name, job.id, { reason: 'lost: its process stopped without finishing it' })
       lost += 1
-      this.options.log?.warn({ jobId: job.id, type: job.name }, 'background job lost with its process; queued again')
+      const { rows: retried } = await sql<{ n: number }>`select count(*)::int as n from ${schema}.job where id = ${job.id} and state = 'retry'`.execute(db)
+      if (retried[0].n > 0) {
+        this.options.log?.warn({ jobId: job.id, type: job.name }, 'background job lost with its process; it runs again')
+        continue
+      }
+      // Out of retries, or pg-boss dropped the retry because the workspace already has one
+      // waiting (one job per state and workspace): the work goes on in another job, and
+      // this one says which.
+      const next = await this.enqueue(db, job.workspace_id, job.name)
+      await inTransaction(db, async (trx) => {
+        await setScope(trx, 'app.workspace_id', job.workspace_id)
+        await trx
+          .updateTable('job')
+          .set({
+            state: 'failed',
+            finished_at: new Date(),
+            error_code: 'job_lost',
+            error_message: `The job's process stopped before it finished; job ${next.id} does the same work`,
+            result: JSON.stringify({ continued_by: next.id }),
+          })
+          .where('workspace_id', '=', job.workspace_id)
+          .where('id', '=', job.id)
+          .execute()
+      })
+      this.options.log?.warn({ jobId: job.id, type: job.name, continuedBy: next.id }, 'background job lost with its process; its work continues in another job')
     }
     return lost
   }
