@@ -19,7 +19,7 @@ function rand(n: number): number {
   seed = (seed + 0x6d2b79f5) | 0
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return (((t ^ (t >>> 14)) >>> 0) % n)
+  return ((t ^ (t >>> 14)) >>> 0) % n
 }
 const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]
 
@@ -88,7 +88,13 @@ function makeResponse(brands: readonly BrandTerms[]): { content: string; citatio
         lines.push(`Many reviewers say ${brand.name.toLowerCase()} ${pick(opinions)}, while others prefer ${pick(named).name}.`)
     }
   }
-  return { content: lines.join('\n'), citations: [{ url: pick(sources), title: 'A source' }, { url: pick(sources), title: '' }] }
+  return {
+    content: lines.join('\n'),
+    citations: [
+      { url: pick(sources), title: 'A source' },
+      { url: pick(sources), title: '' },
+    ],
+  }
 }
 
 interface Scenario {
@@ -175,5 +181,8 @@ for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
 const out = new URL(`./results/analysis-throughput${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}.json`, import.meta.url)
 const label = process.env.BENCH_LABEL ?? 'current'
-writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, label, note: 'single thread; responsesPerSecond = full analyzeResponse, matchOnly = URL scan + brand matching', results }, null, 2)}\n`)
+writeFileSync(
+  out,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, label, note: 'single thread; responsesPerSecond = full analyzeResponse, matchOnly = URL scan + brand matching', results }, null, 2)}\n`,
+)
 console.log(`written ${out.pathname}`)

@@ -140,8 +140,7 @@ const baseline: System = (text) => {
 
 // ---- metrics ----------------------------------------------------------------------
 
-const toLabel = (score: number | null | undefined): Label =>
-  score == null || Math.abs(score) <= NEUTRAL_BAND ? '0' : score > 0 ? '+' : '-'
+const toLabel = (score: number | null | undefined): Label => (score == null || Math.abs(score) <= NEUTRAL_BAND ? '0' : score > 0 ? '+' : '-')
 
 function macroF1(pairs: readonly [Label, Label][]): number {
   let sum = 0
@@ -232,7 +231,12 @@ function evaluate(system: System) {
     position,
     'brand-sentiment': { items: all.length, accuracy: round(accuracy(all)), f1: round(macroF1(all)), note: 'macro-F1 over +/-/0' },
     'brand-sentiment (mixed)': { items: mixed.length, accuracy: round(accuracy(mixed)), f1: round(macroF1(mixed)), note: 'sentences praising one brand and criticising another' },
-    'brand-sentiment (held-out)': { items: holdout.length, accuracy: round(accuracy(holdout)), f1: round(macroF1(holdout)), note: 'brand-sentiment-holdout.txt, not used for tuning' },
+    'brand-sentiment (held-out)': {
+      items: holdout.length,
+      accuracy: round(accuracy(holdout)),
+      f1: round(macroF1(holdout)),
+      note: 'brand-sentiment-holdout.txt, not used for tuning',
+    },
     'answer-sentiment': { items: answers.length, accuracy: round(accuracy(answers)), f1: round(macroF1(answers)), note: 'macro-F1 over +/-/0' },
   }
   return { splits, details }

@@ -255,7 +255,10 @@ async function buildData(database: DatabaseHandle, total: number): Promise<{ wor
     ['perplexity', 'sonar'],
     ['perplexity', 'sonar-pro'],
   ]
-  await db.insertInto('model').values(models.map(([provider, id]) => ({ workspace_id: ws, id, provider, name: id }))).execute()
+  await db
+    .insertInto('model')
+    .values(models.map(([provider, id]) => ({ workspace_id: ws, id, provider, name: id })))
+    .execute()
   const brands = ['Tasklane', 'Kanbrio', 'Sprintwell', 'Vantro', 'Hivepath', 'Boardnook', 'Flowmint', 'Planwright', 'Trackory', 'Cardella', 'Roadlyn', 'Quillo']
   await db
     .insertInto('brand')
@@ -264,7 +267,15 @@ async function buildData(database: DatabaseHandle, total: number): Promise<{ wor
   const tags = ['comparison', 'pricing', 'enterprise', 'smb', 'integrations']
   await db
     .insertInto('prompt')
-    .values(Array.from({ length: 50 }, (_, i) => ({ workspace_id: ws, id: newId(), text: `Prompt ${i + 1}: which project tool is best for "team ${i}", and why?`, tags: [tags[i % 5]], updated_at: new Date() })))
+    .values(
+      Array.from({ length: 50 }, (_, i) => ({
+        workspace_id: ws,
+        id: newId(),
+        text: `Prompt ${i + 1}: which project tool is best for "team ${i}", and why?`,
+        tags: [tags[i % 5]],
+        updated_at: new Date(),
+      })),
+    )
     .execute()
 
   const random = rng(42)

@@ -20,7 +20,12 @@ import { Rng } from '../src/demo/random.js'
 import { addDays, todayUtc } from '../src/http/date-range.js'
 
 const { values } = parseArgs({
-  options: { responses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '7' }, days: { type: 'string', default: '365' }, quiet: { type: 'boolean', default: false } },
+  options: {
+    responses: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '7' },
+    days: { type: 'string', default: '365' },
+    quiet: { type: 'boolean', default: false },
+  },
 })
 const TOTAL = Number(values.responses)
 const SEED = Number(values.seed)
@@ -95,28 +100,76 @@ async function insertArrays(db: Kysely<Database>, table: string, columns: [strin
 }
 
 const RESPONSE_COLUMNS: [string, string][] = [
-  ['workspace_id', 'uuid'], ['id', 'uuid'], ['prompt_id', 'uuid'], ['provider', 'text'], ['model', 'text'], ['content', 'text'], ['created_at', 'timestamptz'], ['external_id', 'text'], ['sentiment', 'float8'],
+  ['workspace_id', 'uuid'],
+  ['id', 'uuid'],
+  ['prompt_id', 'uuid'],
+  ['provider', 'text'],
+  ['model', 'text'],
+  ['content', 'text'],
+  ['created_at', 'timestamptz'],
+  ['external_id', 'text'],
+  ['sentiment', 'float8'],
 ]
 const MENTION_COLUMNS: [string, string][] = [
-  ['workspace_id', 'uuid'], ['response_id', 'uuid'], ['brand_id', 'uuid'], ['prompt_id', 'uuid'], ['provider', 'text'], ['model', 'text'], ['created_at', 'timestamptz'], ['occurrences', 'int4'], ['position', 'int4'], ['sentiment', 'float8'],
+  ['workspace_id', 'uuid'],
+  ['response_id', 'uuid'],
+  ['brand_id', 'uuid'],
+  ['prompt_id', 'uuid'],
+  ['provider', 'text'],
+  ['model', 'text'],
+  ['created_at', 'timestamptz'],
+  ['occurrences', 'int4'],
+  ['position', 'int4'],
+  ['sentiment', 'float8'],
 ]
 const CITATION_COLUMNS: [string, string][] = [
-  ['workspace_id', 'uuid'], ['response_id', 'uuid'], ['url', 'text'], ['domain', 'text'], ['title', 'text'], ['prompt_id', 'uuid'], ['provider', 'text'], ['model', 'text'], ['created_at', 'timestamptz'],
+  ['workspace_id', 'uuid'],
+  ['response_id', 'uuid'],
+  ['url', 'text'],
+  ['domain', 'text'],
+  ['title', 'text'],
+  ['prompt_id', 'uuid'],
+  ['provider', 'text'],
+  ['model', 'text'],
+  ['created_at', 'timestamptz'],
 ]
-const AIO_COLUMNS: [string, string][] = [['workspace_id', 'uuid'], ['id', 'uuid'], ['prompt_id', 'uuid'], ['observed_at', 'timestamptz'], ['has_aio', 'bool'], ['overview_text', 'text'], ['external_id', 'text']]
-const APPEARANCE_COLUMNS: [string, string][] = [['workspace_id', 'uuid'], ['observation_id', 'uuid'], ['brand_id', 'uuid'], ['prompt_id', 'uuid'], ['observed_at', 'timestamptz'], ['position', 'int4']]
+const AIO_COLUMNS: [string, string][] = [
+  ['workspace_id', 'uuid'],
+  ['id', 'uuid'],
+  ['prompt_id', 'uuid'],
+  ['observed_at', 'timestamptz'],
+  ['has_aio', 'bool'],
+  ['overview_text', 'text'],
+  ['external_id', 'text'],
+]
+const APPEARANCE_COLUMNS: [string, string][] = [
+  ['workspace_id', 'uuid'],
+  ['observation_id', 'uuid'],
+  ['brand_id', 'uuid'],
+  ['prompt_id', 'uuid'],
+  ['observed_at', 'timestamptz'],
+  ['position', 'int4'],
+]
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000
 
 async function loadWorkspace(db: Kysely<Database>, ws: Workspace, endDay: string, progress: (n: number) => void) {
   await db.insertInto('workspace').values({ id: ws.id, name: ws.name, tier: 'premium' }).execute()
-  await db.insertInto('model').values(PROVIDER_MODELS.map(([provider, model, name]) => ({ workspace_id: ws.id, id: model, provider, name }))).execute()
+  await db
+    .insertInto('model')
+    .values(PROVIDER_MODELS.map(([provider, model, name]) => ({ workspace_id: ws.id, id: model, provider, name })))
+    .execute()
   await db
     .insertInto('brand')
-    .values(ws.brands.map((b, i) => ({ workspace_id: ws.id, id: b.id, name: b.name, domain: b.domain, aliases: [], icon_url: `https://${b.domain}/favicon.ico`, is_primary: i === 0 })))
+    .values(
+      ws.brands.map((b, i) => ({ workspace_id: ws.id, id: b.id, name: b.name, domain: b.domain, aliases: [], icon_url: `https://${b.domain}/favicon.ico`, is_primary: i === 0 })),
+    )
     .execute()
   for (let i = 0; i < ws.prompts.length; i += 500) {
-    await db.insertInto('prompt').values(ws.prompts.slice(i, i + 500).map((p) => ({ workspace_id: ws.id, id: p.id, text: p.text, tags: p.tags }))).execute()
+    await db
+      .insertInto('prompt')
+      .values(ws.prompts.slice(i, i + 500).map((p) => ({ workspace_id: ws.id, id: p.id, text: p.text, tags: p.tags })))
+      .execute()
   }
   const startDay = addDays(endDay, -(DAYS - 1))
   const startMs = Date.parse(`${startDay}T00:00:00Z`)
@@ -138,8 +191,21 @@ async function loadWorkspace(db: Kysely<Database>, ws: Workspace, endDay: string
       const sentences: string[] = []
       named.forEach((brand, p) => {
         const sentiment = round3(Math.max(-1, Math.min(1, brand.tone + rng.float(-0.4, 0.4))))
-        mentions.push({ workspace_id: ws.id, response_id: responseId, brand_id: brand.id, prompt_id: prompt.id, provider, model, created_at: createdAt, occurrences: rng.int(1, 3), position: p + 1, sentiment })
-        sentences.push(`${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`)
+        mentions.push({
+          workspace_id: ws.id,
+          response_id: responseId,
+          brand_id: brand.id,
+          prompt_id: prompt.id,
+          provider,
+          model,
+          created_at: createdAt,
+          occurrences: rng.int(1, 3),
+          position: p + 1,
+          sentiment,
+        })
+        sentences.push(
+          `${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`,
+        )
       })
       const citationCount = rng.int(2, 6)
       const seen = new Set<string>()
@@ -148,13 +214,33 @@ async function loadWorkspace(db: Kysely<Database>, ws: Workspace, endDay: string
         const url = `${source.base}${rng.int(1, 40)}`.replace('https://www.', 'https://')
         if (seen.has(url)) continue
         seen.add(url)
-        citations.push({ workspace_id: ws.id, response_id: responseId, url, domain: source.domain, title: `${source.domain} article ${url.length % 40}`, prompt_id: prompt.id, provider, model, created_at: createdAt })
+        citations.push({
+          workspace_id: ws.id,
+          response_id: responseId,
+          url,
+          domain: source.domain,
+          title: `${source.domain} article ${url.length % 40}`,
+          prompt_id: prompt.id,
+          provider,
+          model,
+          created_at: createdAt,
+        })
       }
       const empty = rng.chance(0.02)
       const content = empty
         ? ''
         : `Here is an overview for "${prompt.text}".\n\n${sentences.join('\n')}\n\nIn summary, pick the tool that fits your team's size, budget and workflow; trial two or three before committing. Sources: ${[...seen].slice(0, 2).join(' ')}`
-      responses.push({ workspace_id: ws.id, id: responseId, prompt_id: prompt.id, provider, model, content, created_at: createdAt, external_id: `bench-${i}`, sentiment: empty ? null : round3(rng.float(-0.5, 0.8)) })
+      responses.push({
+        workspace_id: ws.id,
+        id: responseId,
+        prompt_id: prompt.id,
+        provider,
+        model,
+        content,
+        created_at: createdAt,
+        external_id: `bench-${i}`,
+        sentiment: empty ? null : round3(rng.float(-0.5, 0.8)),
+      })
     }
     await db.transaction().execute(async (trx) => {
       await insertArrays(trx, 'response', RESPONSE_COLUMNS, responses)
@@ -165,19 +251,29 @@ async function loadWorkspace(db: Kysely<Database>, ws: Workspace, endDay: string
   }
   // AIO: every prompt once a day, loaded a month at a time.
   for (let firstDay = 0; firstDay < DAYS; firstDay += 30) {
-   const observations: Row[] = []
-   const appearances: Row[] = []
-   for (let day = firstDay; day < Math.min(DAYS, firstDay + 30); day++) {
-    const dayMs = startMs + day * 86_400_000
-    for (const [p, prompt] of ws.prompts.entries()) {
-      const observationId = id(ws.id, 'aio', day, p)
-      const observedAt = new Date(dayMs + rng.int(0, 86_399) * 1000)
-      const hasAio = rng.chance(0.65)
-      const named = hasAio ? rng.weightedSample(ws.brands, rng.int(0, 4), (b) => b.weight) : []
-      observations.push({ workspace_id: ws.id, id: observationId, prompt_id: prompt.id, observed_at: observedAt, has_aio: hasAio, overview_text: hasAio ? `Overview: ${named.map((b) => b.name).join(', ') || 'several tools'} are commonly recommended.` : null, external_id: `bench-aio-${day}-${p}` })
-      named.forEach((brand, position) => appearances.push({ workspace_id: ws.id, observation_id: observationId, brand_id: brand.id, prompt_id: prompt.id, observed_at: observedAt, position: position + 1 }))
+    const observations: Row[] = []
+    const appearances: Row[] = []
+    for (let day = firstDay; day < Math.min(DAYS, firstDay + 30); day++) {
+      const dayMs = startMs + day * 86_400_000
+      for (const [p, prompt] of ws.prompts.entries()) {
+        const observationId = id(ws.id, 'aio', day, p)
+        const observedAt = new Date(dayMs + rng.int(0, 86_399) * 1000)
+        const hasAio = rng.chance(0.65)
+        const named = hasAio ? rng.weightedSample(ws.brands, rng.int(0, 4), (b) => b.weight) : []
+        observations.push({
+          workspace_id: ws.id,
+          id: observationId,
+          prompt_id: prompt.id,
+          observed_at: observedAt,
+          has_aio: hasAio,
+          overview_text: hasAio ? `Overview: ${named.map((b) => b.name).join(', ') || 'several tools'} are commonly recommended.` : null,
+          external_id: `bench-aio-${day}-${p}`,
+        })
+        named.forEach((brand, position) =>
+          appearances.push({ workspace_id: ws.id, observation_id: observationId, brand_id: brand.id, prompt_id: prompt.id, observed_at: observedAt, position: position + 1 }),
+        )
+      }
     }
-   }
     await db.transaction().execute(async (trx) => {
       await insertArrays(trx, 'aio_observation', AIO_COLUMNS, observations)
       await insertArrays(trx, 'aio_appearance', APPEARANCE_COLUMNS, appearances)

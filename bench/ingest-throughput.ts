@@ -14,7 +14,9 @@ import { createWorkspace } from '../src/admin/workspaces.js'
 import { createApiKey } from '../src/admin/api-key-store.js'
 import { generateDemoDataset } from '../src/demo/generate-demo.js'
 
-const { values } = parseArgs({ options: { responses: { type: 'string', default: '20000' }, batch: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '2' } } })
+const { values } = parseArgs({
+  options: { responses: { type: 'string', default: '20000' }, batch: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '2' } },
+})
 const total = Number(values.responses)
 const batchSize = Number(values.batch)
 const concurrency = Number(values.concurrency)
@@ -58,7 +60,15 @@ try {
 
   const items = Array.from({ length: total }, (_, i) => {
     const r = dataset.responses[i % dataset.responses.length]
-    return { external_id: `bench-${i}`, prompt_id: promptIds.get(r.promptKey), provider: r.provider, model: r.model, content: r.content, created_at: r.createdAt, citations: r.citations }
+    return {
+      external_id: `bench-${i}`,
+      prompt_id: promptIds.get(r.promptKey),
+      provider: r.provider,
+      model: r.model,
+      content: r.content,
+      created_at: r.createdAt,
+      citations: r.citations,
+    }
   })
   const batches: unknown[][] = []
   for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize))
@@ -87,7 +97,9 @@ try {
     seconds: Math.round(seconds * 100) / 100,
     responses_per_second: Math.round(total / seconds),
   }
-  console.log(`ingest via HTTP on ${backend}: ${total} responses in ${result.seconds} s = ${result.responses_per_second} responses/s (batch ${batchSize}, concurrency ${concurrency})`)
+  console.log(
+    `ingest via HTTP on ${backend}: ${total} responses in ${result.seconds} s = ${result.responses_per_second} responses/s (batch ${batchSize}, concurrency ${concurrency})`,
+  )
   mkdirSync('bench/results', { recursive: true })
   const file = `bench/results/${result.date.slice(0, 10)}-ingest-${backend}.json`
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)

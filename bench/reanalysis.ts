@@ -11,7 +11,9 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { percentile, startChildServer } from '../test/faults/helpers/private-services.js'
 
-const { values } = parseArgs({ options: { dataset: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '8' } } })
+const { values } = parseArgs({
+  options: { dataset: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '8' } },
+})
 const databaseUrl = process.env.DATABASE_URL || undefined
 const backend = databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite'
 const idleSeconds = Number(values.seconds)
@@ -36,11 +38,7 @@ if (values.dataset) {
   key = ''
 }
 
-const server = await startChildServer(
-  { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { BEACON_DATA_DIR: dataDir! }), JOBS_POLL_SECONDS: '1' },
-  serverArgs,
-  300_000,
-)
+const server = await startChildServer({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { BEACON_DATA_DIR: dataDir! }), JOBS_POLL_SECONDS: '1' }, serverArgs, 300_000)
 if (!values.dataset) key = String((server.startup.demo as { key: string }).key)
 const base = server.url
 const auth = { authorization: `Bearer ${key}` }
@@ -148,7 +146,12 @@ try {
   }
   console.table({
     idle: { p50: result.idle.p50_ms, p99: result.idle.p99_ms, max: result.idle.max_ms, 'req/s': result.idle.requests_per_s },
-    'during re-analysis': { p50: result.during_reanalysis.p50_ms, p99: result.during_reanalysis.p99_ms, max: result.during_reanalysis.max_ms, 'req/s': result.during_reanalysis.requests_per_s },
+    'during re-analysis': {
+      p50: result.during_reanalysis.p50_ms,
+      p99: result.during_reanalysis.p99_ms,
+      max: result.during_reanalysis.max_ms,
+      'req/s': result.during_reanalysis.requests_per_s,
+    },
   })
   console.log(
     `p99 during / idle: ${result.p99_ratio}× (goal ≤ 2×); brand write answered in ${result.brand_write_ms} ms; ` +

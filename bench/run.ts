@@ -11,7 +11,15 @@ import autocannon from 'autocannon'
 import { startChildServer, percentile, processRss } from '../test/faults/helpers/private-services.js'
 import { addDays, todayUtc } from '../src/http/date-range.js'
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, samples: { type: 'string' }, 'skip-export': { type: 'boolean', default: false }, 'skip-ingest': { type: 'boolean', default: false }, rebuild: { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    samples: { type: 'string' },
+    'skip-export': { type: 'boolean', default: false },
+    'skip-ingest': { type: 'boolean', default: false },
+    rebuild: { type: 'boolean', default: false },
+  },
+})
 const quick = values.quick
 const samples = Number(values.samples ?? (quick ? 15 : 40))
 const WARM_UP = 20
@@ -68,7 +76,11 @@ async function timed(path: string): Promise<number> {
 
 const firstBrand = ((await (await fetch(`${base}/api/v1/filters`, { headers: auth })).json()) as { data: { brands: { id: string }[]; tags: string[] } }).data
 const brandId = firstBrand.brands[0].id
-const promptRow = ((await (await fetch(`${base}/api/v1/prompts?brand_id=${brandId}&per_page=1&start_date=${end}&end_date=${end}`, { headers: auth })).json()) as { data: { prompts: { id: string }[] } }).data.prompts[0]
+const promptRow = (
+  (await (await fetch(`${base}/api/v1/prompts?brand_id=${brandId}&per_page=1&start_date=${end}&end_date=${end}`, { headers: auth })).json()) as {
+    data: { prompts: { id: string }[] }
+  }
+).data.prompts[0]
 
 const scenarios: { name: string; path: string; target?: number }[] = [
   { name: '/dashboard 30 days', path: '/api/v1/dashboard', target: 15 },
@@ -106,11 +118,15 @@ const throughput = {
   uncached_requests_per_second: Math.round(cannonFresh.requests.average),
   uncached_non_2xx: cannonFresh.non2xx,
 }
-console.log(`/dashboard 30 days at concurrency 16: ${throughput.requests_per_second} requests/s served from cache, ${throughput.uncached_requests_per_second} requests/s computed each time (non-2xx ${throughput.non_2xx + throughput.uncached_non_2xx}, errors ${throughput.errors})`)
+console.log(
+  `/dashboard 30 days at concurrency 16: ${throughput.requests_per_second} requests/s served from cache, ${throughput.uncached_requests_per_second} requests/s computed each time (non-2xx ${throughput.non_2xx + throughput.uncached_non_2xx}, errors ${throughput.errors})`,
+)
 
 let exportResult: Record<string, unknown> = { skipped: true }
 if (!values['skip-export']) {
-  const statistics = (await (await fetch(`${base}/api/v1/exports/chat-responses/statistics?date_from=${y}&date_to=${end}`, { headers: auth })).json()) as { data: { total_rows: number } }
+  const statistics = (await (await fetch(`${base}/api/v1/exports/chat-responses/statistics?date_from=${y}&date_to=${end}`, { headers: auth })).json()) as {
+    data: { total_rows: number }
+  }
   const totalRows = statistics.data.total_rows
   const rssBefore = processRss(server.pid)
   peakRss = rssBefore
@@ -171,7 +187,13 @@ if (!values['skip-ingest']) {
 const result = {
   benchmark: 'beacon',
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, load_average: (await import('node:os')).loadavg() },
+  machine: {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    load_average: (await import('node:os')).loadavg(),
+  },
   backend,
   dataset: { responses_main_workspace: dataset.main.responses, end_day: end },
   samples_per_route: samples,
@@ -186,4 +208,3 @@ mkdirSync('bench/results', { recursive: true })
 const file = `bench/results/${result.date.slice(0, 10)}-${backend}${quick ? '-quick' : ''}.json`
 writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
 console.log(`wrote ${file} (${result.wall_seconds} s)`)
-

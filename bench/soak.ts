@@ -264,7 +264,12 @@ function ingestLoop(base: string, key: string, promptIdByText: Map<string, strin
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 const mb = (bytes: number) => round(bytes / 2 ** 20)
-const summary = (values: number[]) => ({ p50: round(percentile(values, 50)), p95: round(percentile(values, 95)), p99: round(percentile(values, 99)), max: round(Math.max(...values, 0)) })
+const summary = (values: number[]) => ({
+  p50: round(percentile(values, 50)),
+  p95: round(percentile(values, 95)),
+  p99: round(percentile(values, 99)),
+  max: round(Math.max(...values, 0)),
+})
 const statusClass = (statuses: Record<string, number>, cls: string) => Object.entries(statuses).reduce((n, [status, count]) => (status.startsWith(cls) ? n + count : n), 0)
 
 // ---------------------------------------------------------------- run
@@ -288,7 +293,9 @@ async function main(): Promise<number> {
   const seedStarted = performance.now()
   server = await startChildServer({ DATABASE_URL: schemaUrl(), RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' }, ['--demo'], 300_000)
   const demo = server.startup.demo as { key: string; responses: number; observations: number }
-  log(`soak: server pid ${server.pid} at ${server.url}; demo ${demo.responses} responses, ${demo.observations} AI overviews, seeded in ${round((performance.now() - seedStarted) / 1000)} s`)
+  log(
+    `soak: server pid ${server.pid} at ${server.url}; demo ${demo.responses} responses, ${demo.observations} AI overviews, seeded in ${round((performance.now() - seedStarted) / 1000)} s`,
+  )
 
   const catalogue = await catalogueOf(server.url, demo.key)
   const prompts = (await getJson<{ prompts: { id: string; text: string }[] }>(server.url, demo.key, `/api/v1/prompts?brand_id=${catalogue.brandIds[0]}`)).data.prompts
@@ -356,7 +363,9 @@ async function main(): Promise<number> {
     .filter((line) => /"level":(50|60)/.test(line)).length
   const ingest5xx = statusClass(ingest.statuses, '5')
   const routes = Object.fromEntries(
-    [...stats.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([route, entry]) => [route, { requests: entry.latencies.length, statuses: entry.statuses, latency_ms: summary(entry.latencies) }]),
+    [...stats.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([route, entry]) => [route, { requests: entry.latencies.length, statuses: entry.statuses, latency_ms: summary(entry.latencies) }]),
   )
   const failures = [
     ...(result['5xx'] ? [`${result['5xx']} analytics responses were 5xx`] : []),
@@ -373,7 +382,15 @@ async function main(): Promise<number> {
     machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
     backend: 'postgres',
     mode: values.quick ? 'quick' : 'full',
-    config: { seconds, warmup_seconds: warmupSeconds, connections, ingest_batch: ingestBatch, ingest_interval_ms: ingestIntervalMs, request_variants: mix.length, rejected_variants: rejected.length },
+    config: {
+      seconds,
+      warmup_seconds: warmupSeconds,
+      connections,
+      ingest_batch: ingestBatch,
+      ingest_interval_ms: ingestIntervalMs,
+      request_variants: mix.length,
+      rejected_variants: rejected.length,
+    },
     dataset: { demo_responses: demo.responses, demo_observations: demo.observations },
     warmup: { requests: warm.requests.total, requests_per_second: round(warm.requests.average), latency_ms: { p50: warm.latency.p50, p99: warm.latency.p99 } },
     analytics: {
@@ -383,7 +400,14 @@ async function main(): Promise<number> {
       errors: result.errors,
       timeouts: result.timeouts,
       // autocannon's histogram has no p95; all_routes_ms is measured per request in the same run.
-      latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p97_5: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, average: round(result.latency.average) },
+      latency_ms: {
+        p50: result.latency.p50,
+        p90: result.latency.p90,
+        p97_5: result.latency.p97_5,
+        p99: result.latency.p99,
+        max: result.latency.max,
+        average: round(result.latency.average),
+      },
       all_routes_ms: summary([...stats.values()].flatMap((entry) => entry.latencies)),
       routes,
     },

@@ -86,7 +86,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: REDACTED },
     serializers: {
-      req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
     },
   }
   const app = Fastify({
@@ -112,7 +118,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Malformed URLs and over-long path values get the same envelope as every other error.
     frameworkErrors: (error, request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      const appError = new AppError(tooLong ? 414 : 400, 'invalid_parameter', tooLong ? 'A path value is too long; ids are at most 200 characters' : 'The URL is not validly percent-encoded')
+      const appError = new AppError(
+        tooLong ? 414 : 400,
+        'invalid_parameter',
+        tooLong ? 'A path value is too long; ids are at most 200 characters' : 'The URL is not validly percent-encoded',
+      )
       void (reply as import('fastify').FastifyReply).status(appError.statusCode).header('X-Request-Id', request.id).send(errorBody(appError, request.id))
     },
     clientErrorHandler: rawClientError,
@@ -148,7 +158,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     if (schema.params) request.params = normalizeParams(request.params, schema.params, 'path')
     const nul = findNulString(request.body)
-    if (nul !== undefined) throw new AppError(400, 'invalid_parameter', `${nul || 'the body'} contains a NUL (\\u0000) character, which text fields cannot store`, { param: nul || undefined })
+    if (nul !== undefined)
+      throw new AppError(400, 'invalid_parameter', `${nul || 'the body'} contains a NUL (\\u0000) character, which text fields cannot store`, { param: nul || undefined })
   })
 
   app.setErrorHandler(errorHandler)

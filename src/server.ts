@@ -17,9 +17,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (db: i
   await migrateToLatest(database.db)
   if (hooks.beforeListen) await hooks.beforeListen(database)
   await refreshPlannerStatistics(database)
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
-    : undefined
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined
   redis?.on('error', () => {})
   const app = await buildApp({ config, database, redis })
   const url = await app.listen({ host: config.host, port: config.port })

@@ -18,10 +18,7 @@ export interface ApiKeyRecord {
 const columns = ['id', 'workspace_id', 'name', 'key_prefix', 'scopes', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'] as const
 
 /** Creates a key and returns it in full; this is the only time the full key exists. */
-export async function createApiKey(
-  db: DB,
-  input: { workspaceId: string; scopes: Scope[]; name?: string; expiresAt?: Date | null },
-): Promise<ApiKeyRecord & { key: string }> {
+export async function createApiKey(db: DB, input: { workspaceId: string; scopes: Scope[]; name?: string; expiresAt?: Date | null }): Promise<ApiKeyRecord & { key: string }> {
   const key = generateApiKey()
   const record = await db
     .insertInto('api_key')

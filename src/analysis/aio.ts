@@ -5,10 +5,7 @@ import { findMentions, type BrandMatcher, type BrandTerms } from './mentions.js'
  * Brands appearing in an AI overview with their position (same rule as in answers:
  * 1 + brands mentioned earlier), sorted by position. No overview, no appearances.
  */
-export function findAioAppearances(
-  overviewText: string | null | undefined,
-  brands: readonly BrandTerms[] | BrandMatcher,
-): { brandId: string; position: number }[] {
+export function findAioAppearances(overviewText: string | null | undefined, brands: readonly BrandTerms[] | BrandMatcher): { brandId: string; position: number }[] {
   if (!overviewText) return []
   return findMentions(overviewText, brands).map(({ brandId, position }) => ({ brandId, position }))
 }

@@ -16,10 +16,7 @@ export interface ResponseAnalysis {
  * one response. The text is parsed by the NLP model once; URL spans are found once and
  * shared by mention matching and citation extraction.
  */
-export function analyzeResponse(
-  input: { content: string; citations?: CitationInput[] | null },
-  brands: readonly BrandTerms[] | BrandMatcher,
-): ResponseAnalysis {
+export function analyzeResponse(input: { content: string; citations?: CitationInput[] | null }, brands: readonly BrandTerms[] | BrandMatcher): ResponseAnalysis {
   const content = typeof input.content === 'string' ? input.content : ''
   const urlSpans = findUrlSpans(content)
   const matcher = brands instanceof BrandMatcher ? brands : compileBrandMatcher(brands)

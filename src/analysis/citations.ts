@@ -21,11 +21,7 @@ export interface Citation {
  * link text is the model's wording, often "[1]" or "here", not the page's title.
  * URLs that do not normalize (other schemes, no registrable domain) are skipped.
  */
-export function extractCitations(
-  content: string,
-  provided: readonly CitationInput[],
-  contentUrlSpans: readonly UrlSpan[] = findUrlSpans(content ?? ''),
-): Citation[] {
+export function extractCitations(content: string, provided: readonly CitationInput[], contentUrlSpans: readonly UrlSpan[] = findUrlSpans(content ?? '')): Citation[] {
   const byUrl = new Map<string, Citation>()
   for (const input of provided ?? []) {
     if (!input || typeof input.url !== 'string') continue

@@ -14,21 +14,6 @@ export {
   type BrandTerms,
   type MentionMatch,
 } from './mentions.js'
-export {
-  meanSentiment,
-  scoreSentences,
-  sentenceSentiment,
-  splitSentences,
-  textSentiment,
-  type ScoredSentence,
-  type Sentence,
-} from './sentiment.js'
-export {
-  classifySource,
-  compileSourceClassifier,
-  hasInstitutionalSuffix,
-  loadSourceDomains,
-  type SourceContext,
-  type SourceType,
-} from './source-types.js'
+export { meanSentiment, scoreSentences, sentenceSentiment, splitSentences, textSentiment, type ScoredSentence, type Sentence } from './sentiment.js'
+export { classifySource, compileSourceClassifier, hasInstitutionalSuffix, loadSourceDomains, type SourceContext, type SourceType } from './source-types.js'
 export { findUrlSpans, normalizeUrl, registrableDomain, type UrlSpan } from './urls.js'

@@ -190,8 +190,7 @@ function isSpace(cp: number): boolean {
   return known
 }
 
-const isAsciiPunctuation = (cp: number) =>
-  (cp >= 0x21 && cp <= 0x2f) || (cp >= 0x3a && cp <= 0x40) || (cp >= 0x5b && cp <= 0x60) || (cp >= 0x7b && cp <= 0x7e)
+const isAsciiPunctuation = (cp: number) => (cp >= 0x21 && cp <= 0x2f) || (cp >= 0x3a && cp <= 0x40) || (cp >= 0x5b && cp <= 0x60) || (cp >= 0x7b && cp <= 0x7e)
 
 function foldTerm(text: string): number[] {
   const out: number[] = []

@@ -17,10 +17,7 @@ export type ListedSourceType = (typeof LISTED_SOURCE_TYPES)[number]
 
 /** The shipped domain list, validated: category → registrable domains. */
 export function loadSourceDomains(): Record<ListedSourceType, string[]> {
-  const raw = JSON.parse(readFileSync(new URL('./data/source-domains.json', import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >
+  const raw = JSON.parse(readFileSync(new URL('./data/source-domains.json', import.meta.url), 'utf8')) as Record<string, unknown>
   const lists = {} as Record<ListedSourceType, string[]>
   for (const type of LISTED_SOURCE_TYPES) {
     const list = raw[type]
@@ -49,21 +46,7 @@ function listedTypeByDomain(): Map<string, ListedSourceType> {
 // sch.uk, nhs.uk, police.uk, k12.ca.us … A last label of gov/edu/mil/int is the generic
 // TLD itself. Only the suffix is inspected, so gov.example.com is not institutional.
 const INSTITUTIONAL_TLDS = new Set(['gov', 'edu', 'mil', 'int'])
-const INSTITUTIONAL_SECOND_LEVEL = new Set([
-  'gov',
-  'edu',
-  'mil',
-  'ac',
-  'gob',
-  'gouv',
-  'govt',
-  'go',
-  'gv',
-  'sch',
-  'k12',
-  'nhs',
-  'police',
-])
+const INSTITUTIONAL_SECOND_LEVEL = new Set(['gov', 'edu', 'mil', 'ac', 'gob', 'gouv', 'govt', 'go', 'gv', 'sch', 'k12', 'nhs', 'police'])
 
 /** True when the host's public suffix is a government/military/academic one. */
 export function hasInstitutionalSuffix(host: string): boolean {

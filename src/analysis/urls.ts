@@ -141,8 +141,7 @@ export function hostToUnicode(host: string): string {
 
 // A markdown inline link or image target: `](url)`, `](<url>)`, optionally with a title.
 // One level of balanced parentheses is allowed inside the URL (Wikipedia links need it).
-const MARKDOWN_TARGET =
-  /\]\(\s*(?:<([^<>\n]*)>|((?:[^\s()<>]|\([^\s()<>]*\))+))(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/dg
+const MARKDOWN_TARGET = /\]\(\s*(?:<([^<>\n]*)>|((?:[^\s()<>]|\([^\s()<>]*\))+))(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/dg
 
 // A bare URL runs to whitespace or to characters that cannot appear unescaped in a URL
 // and usually delimit one in prose/markdown: <>"` [] | \ and CJK/fullwidth punctuation.

@@ -119,7 +119,10 @@ export async function finishScopedTransaction(request: FastifyRequest, commit: b
   if (!trx) return
   request.scopedTransaction = undefined
   if (!commit) {
-    await trx.rollback().execute().catch(() => {})
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {})
     return
   }
   try {
@@ -127,7 +130,10 @@ export async function finishScopedTransaction(request: FastifyRequest, commit: b
   } catch (error) {
     // Kysely releases the connection on rollback, even a failed one, but not when a commit
     // fails (the database went away mid-request): roll back so the pool gets it back.
-    await trx.rollback().execute().catch(() => {})
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {})
     throw error
   }
 }

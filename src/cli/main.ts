@@ -9,11 +9,7 @@ import { reportFailure } from './output.js'
 
 export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = new Command()
-  program
-    .name('beacon')
-    .description('Beacon: self-hostable AI brand visibility analytics')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
+  program.name('beacon').description('Beacon: self-hostable AI brand visibility analytics').showHelpAfterError('(run with --help for usage)').exitOverride()
   // With --json, argument errors are reported once, as JSON, by runCli. Set before the
   // subcommands are added: they copy it.
   if (options.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined })

@@ -59,8 +59,13 @@ export function reportFailure(error: unknown, json: boolean): number {
 
 export function table(rows: Record<string, unknown>[], columns: string[]): string[] {
   if (rows.length === 0) return ['(none)']
-  const cell = (value: unknown) => (value instanceof Date ? value.toISOString() : value === null || value === undefined ? '-' : Array.isArray(value) ? value.join(',') : String(value))
+  const cell = (value: unknown) =>
+    value instanceof Date ? value.toISOString() : value === null || value === undefined ? '-' : Array.isArray(value) ? value.join(',') : String(value)
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)))
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ').trimEnd()
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()
   return [line(columns), ...rows.map((row) => line(columns.map((column) => cell(row[column]))))]
 }

@@ -109,7 +109,9 @@ export async function refreshPlannerStatistics<DB>(database: { db: Kysely<DB>; b
     select format('%I.%I', n.nspname, c.relname) as name
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where c.relkind = 'r' and n.nspname = current_schema()
-      and pg_relation_size(c.oid) > (${sql.lit(ANALYZE_MIN_PAGES)} + ${sql.lit(ANALYZE_GROWTH)} * greatest(c.relpages, 0)) * current_setting('block_size')::int`.execute(database.db)
+      and pg_relation_size(c.oid) > (${sql.lit(ANALYZE_MIN_PAGES)} + ${sql.lit(ANALYZE_GROWTH)} * greatest(c.relpages, 0)) * current_setting('block_size')::int`.execute(
+    database.db,
+  )
   // Names come from the catalog, quoted by format('%I').
   if (rows.length) await sql.raw(`analyze ${rows.map((row) => row.name).join(', ')}`).execute(database.db)
   return rows.map((row) => row.name)

@@ -6,7 +6,6 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 // Generated<Timestamp> would lose the string-on-write allowance; spell it out.
 
-
 export type Tier = 'basic' | 'premium'
 export type DiscoveryStatus = 'confirmed' | 'suggested' | 'rejected'
 

@@ -48,7 +48,10 @@ export async function beginScoped(db: DB, options: { useRole: boolean; keyHash?:
     ]
     if (settings.length) await sql`select ${sql.join(settings)}`.execute(trx)
   } catch (error) {
-    await trx.rollback().execute().catch(() => {})
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {})
     throw error
   }
   return trx

@@ -4,54 +4,37 @@
  * for the demo; they are not meant to refer to real companies.
  */
 
-export type DemoProvider = 'openai' | 'anthropic' | 'google' | 'perplexity';
+export type DemoProvider = 'openai' | 'anthropic' | 'google' | 'perplexity'
 
-export const PROVIDERS: readonly DemoProvider[] = ['openai', 'anthropic', 'google', 'perplexity'];
+export const PROVIDERS: readonly DemoProvider[] = ['openai', 'anthropic', 'google', 'perplexity']
 
-export type DemoTag =
-  | 'comparison'
-  | 'pricing'
-  | 'enterprise'
-  | 'smb'
-  | 'integrations'
-  | 'alternatives'
-  | 'reviews'
-  | 'how-to';
+export type DemoTag = 'comparison' | 'pricing' | 'enterprise' | 'smb' | 'integrations' | 'alternatives' | 'reviews' | 'how-to'
 
-export const TAGS: readonly DemoTag[] = [
-  'comparison',
-  'pricing',
-  'enterprise',
-  'smb',
-  'integrations',
-  'alternatives',
-  'reviews',
-  'how-to',
-];
+export const TAGS: readonly DemoTag[] = ['comparison', 'pricing', 'enterprise', 'smb', 'integrations', 'alternatives', 'reviews', 'how-to']
 
 export interface BrandProfile {
-  key: string;
-  name: string;
-  domain: string;
-  aliases: string[];
-  isPrimary: boolean;
+  key: string
+  name: string
+  domain: string
+  aliases: string[]
+  isPrimary: boolean
   /** Probability of being mentioned in a branded answer at the start / end of the window. */
-  mentionStart: number;
-  mentionEnd: number;
+  mentionStart: number
+  mentionEnd: number
   /** Share of praise sentences at the start / end of the window (rest: neutral or criticism). */
-  praiseStart: number;
-  praiseEnd: number;
+  praiseStart: number
+  praiseEnd: number
   /** Additive mention-probability adjustments per prompt tag. */
-  tagBoost: Partial<Record<DemoTag, number>>;
+  tagBoost: Partial<Record<DemoTag, number>>
   /** Additive mention-probability adjustments per provider. */
-  providerBias: Partial<Record<DemoProvider, number>>;
-  strengths: string[];
-  weaknesses: string[];
-  bestFor: string[];
+  providerBias: Partial<Record<DemoProvider, number>>
+  strengths: string[]
+  weaknesses: string[]
+  bestFor: string[]
   /** Starting price in USD per user per month (0 = free plan available). */
-  price: number;
+  price: number
   /** Brand-site paths used for links and citations. */
-  pages: { path: string; title: string }[];
+  pages: { path: string; title: string }[]
 }
 
 const COMMON_PAGES = [
@@ -60,7 +43,7 @@ const COMMON_PAGES = [
   { path: '/features', title: 'Features | {name}' },
   { path: '/integrations', title: 'Integrations | {name}' },
   { path: '/customers', title: 'Customer stories | {name}' },
-];
+]
 
 export const BRAND_PROFILES: readonly BrandProfile[] = [
   {
@@ -75,12 +58,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     praiseEnd: 0.72,
     tagBoost: { smb: 0.08, 'how-to': 0.02, enterprise: -0.08 },
     providerBias: { openai: 0.04, perplexity: 0.03, anthropic: -0.04, google: -0.02 },
-    strengths: [
-      'clean Kanban and timeline views',
-      'fast, keyboard-friendly interface',
-      'client portals',
-      'built-in time tracking',
-    ],
+    strengths: ['clean Kanban and timeline views', 'fast, keyboard-friendly interface', 'client portals', 'built-in time tracking'],
     weaknesses: ['basic reporting on the lower tiers', 'limited offline support'],
     bestFor: ['small agencies', 'growing product teams', 'client-facing teams'],
     price: 9,
@@ -106,11 +84,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['confusing pricing tiers', 'notification overload', 'slow performance on large boards'],
     bestFor: ['cross-functional teams', 'marketing teams'],
     price: 12,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/templates', title: 'Template gallery | {name}' },
-      { path: '/business', title: '{name} Business plan' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/templates', title: 'Template gallery | {name}' }, { path: '/business', title: '{name} Business plan' }],
   },
   {
     key: 'sprintwell',
@@ -128,11 +102,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['cluttered interface', 'confusing sprint configuration', 'slow page loads'],
     bestFor: ['software engineering teams', 'agile teams'],
     price: 10,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/docs/sprint-planning', title: 'Sprint planning guide | {name} Docs' },
-      { path: '/changelog', title: 'Changelog | {name}' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/docs/sprint-planning', title: 'Sprint planning guide | {name} Docs' }, { path: '/changelog', title: 'Changelog | {name}' }],
   },
   {
     key: 'vantro',
@@ -150,11 +120,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['expensive enterprise contracts', 'long implementation times'],
     bestFor: ['large enterprises', 'PMOs'],
     price: 24,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/enterprise', title: '{name} Enterprise' },
-      { path: '/security', title: 'Security and compliance | {name}' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/enterprise', title: '{name} Enterprise' }, { path: '/security', title: 'Security and compliance | {name}' }],
   },
   {
     key: 'vantrova',
@@ -172,10 +138,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['small integration marketplace', 'occasional sync bugs'],
     bestFor: ['mid-size companies', 'operations teams'],
     price: 15,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/resource-management', title: 'Resource management | {name}' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/resource-management', title: 'Resource management | {name}' }],
   },
   {
     key: 'hivepath',
@@ -193,10 +156,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['overwhelming number of features', 'clunky permissions model'],
     bestFor: ['remote teams', 'knowledge-heavy teams'],
     price: 8,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/apps', title: 'App directory | {name}' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/apps', title: 'App directory | {name}' }],
   },
   {
     key: 'boardnook',
@@ -214,10 +174,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['limited automation', 'basic reporting'],
     bestFor: ['freelancers', 'nonprofits'],
     price: 5,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/nonprofits', title: '{name} for nonprofits' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/nonprofits', title: '{name} for nonprofits' }],
   },
   {
     key: 'flowmint',
@@ -235,10 +192,7 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['missing Gantt charts', 'limited admin controls'],
     bestFor: ['creative teams', 'early-stage startups'],
     price: 7,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/automations', title: 'Automations | {name}' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/automations', title: 'Automations | {name}' }],
   },
   {
     key: 'planwright',
@@ -256,21 +210,18 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     weaknesses: ['outdated interface', 'frequent outages', 'unresponsive customer support'],
     bestFor: ['construction projects', 'traditional waterfall planning'],
     price: 11,
-    pages: [
-      ...COMMON_PAGES,
-      { path: '/gantt', title: 'Gantt charts | {name}' },
-    ],
+    pages: [...COMMON_PAGES, { path: '/gantt', title: 'Gantt charts | {name}' }],
   },
-];
+]
 
 export interface PromptDef {
-  key: string;
-  text: string;
-  tags: DemoTag[];
+  key: string
+  text: string
+  tags: DemoTag[]
   /** Brands named in the prompt: mentioned in nearly every branded answer. */
-  named?: string[];
+  named?: string[]
   /** Extra mention-probability adjustments for this prompt. */
-  boost?: Record<string, number>;
+  boost?: Record<string, number>
 }
 
 export const PROMPT_DEFS: readonly PromptDef[] = [
@@ -314,14 +265,14 @@ export const PROMPT_DEFS: readonly PromptDef[] = [
   { key: 'p38', text: 'Most secure team collaboration software for financial services', tags: ['enterprise'] },
   { key: 'p39', text: 'Easiest project management tool for non-technical teams', tags: ['smb', 'reviews'] },
   { key: 'p40', text: 'What do Reddit users recommend for project management?', tags: ['reviews', 'alternatives'] },
-];
+]
 
 export interface ModelDef {
-  id: string;
-  provider: DemoProvider;
-  name: string;
+  id: string
+  provider: DemoProvider
+  name: string
   /** Relative frequency with which the model is sampled. */
-  weight: number;
+  weight: number
 }
 
 export const MODEL_DEFS: readonly ModelDef[] = [
@@ -333,14 +284,14 @@ export const MODEL_DEFS: readonly ModelDef[] = [
   { id: 'gemini-2.5-flash', provider: 'google', name: 'Gemini 2.5 Flash', weight: 1.0 },
   { id: 'sonar', provider: 'perplexity', name: 'Sonar', weight: 1.0 },
   { id: 'sonar-pro', provider: 'perplexity', name: 'Sonar Pro', weight: 0.9 },
-];
+]
 
-export type SourceKind = 'reference' | 'forum' | 'news' | 'review' | 'institutional';
+export type SourceKind = 'reference' | 'forum' | 'news' | 'review' | 'institutional'
 
 export interface SourceDef {
-  kind: SourceKind;
-  url: string;
-  title: string;
+  kind: SourceKind
+  url: string
+  title: string
 }
 
 /** Third-party pages that AI answers cite. `{domain}` is replaced by a brand domain. */
@@ -350,17 +301,45 @@ export const SOURCE_DEFS: readonly SourceDef[] = [
   { kind: 'reference', url: 'https://en.wikipedia.org/wiki/Gantt_chart', title: 'Gantt chart - Wikipedia' },
   { kind: 'reference', url: 'https://en.wikipedia.org/wiki/Scrum_(software_development)', title: 'Scrum (software development) - Wikipedia' },
   { kind: 'reference', url: 'https://en.wikipedia.org/wiki/Objectives_and_key_results', title: 'Objectives and key results - Wikipedia' },
-  { kind: 'forum', url: 'https://www.reddit.com/r/projectmanagement/comments/1b7xk2q/what_pm_tool_does_your_team_actually_use/', title: 'What PM tool does your team actually use? : r/projectmanagement' },
-  { kind: 'forum', url: 'https://www.reddit.com/r/projectmanagement/comments/1c3m9fa/best_tool_for_a_10_person_agency/', title: 'Best tool for a 10 person agency? : r/projectmanagement' },
-  { kind: 'forum', url: 'https://www.reddit.com/r/agile/comments/18qz4wd/sprint_planning_tools_that_dont_get_in_the_way/', title: "Sprint planning tools that don't get in the way : r/agile" },
-  { kind: 'forum', url: 'https://www.reddit.com/r/startups/comments/1a9d0tn/which_project_management_app_did_you_outgrow/', title: 'Which project management app did you outgrow? : r/startups' },
-  { kind: 'forum', url: 'https://www.reddit.com/r/sysadmin/comments/1dk2p8v/self_hosted_or_saas_pm_tools_for_regulated_orgs/', title: 'Self hosted or SaaS PM tools for regulated orgs? : r/sysadmin' },
+  {
+    kind: 'forum',
+    url: 'https://www.reddit.com/r/projectmanagement/comments/1b7xk2q/what_pm_tool_does_your_team_actually_use/',
+    title: 'What PM tool does your team actually use? : r/projectmanagement',
+  },
+  {
+    kind: 'forum',
+    url: 'https://www.reddit.com/r/projectmanagement/comments/1c3m9fa/best_tool_for_a_10_person_agency/',
+    title: 'Best tool for a 10 person agency? : r/projectmanagement',
+  },
+  {
+    kind: 'forum',
+    url: 'https://www.reddit.com/r/agile/comments/18qz4wd/sprint_planning_tools_that_dont_get_in_the_way/',
+    title: "Sprint planning tools that don't get in the way : r/agile",
+  },
+  {
+    kind: 'forum',
+    url: 'https://www.reddit.com/r/startups/comments/1a9d0tn/which_project_management_app_did_you_outgrow/',
+    title: 'Which project management app did you outgrow? : r/startups',
+  },
+  {
+    kind: 'forum',
+    url: 'https://www.reddit.com/r/sysadmin/comments/1dk2p8v/self_hosted_or_saas_pm_tools_for_regulated_orgs/',
+    title: 'Self hosted or SaaS PM tools for regulated orgs? : r/sysadmin',
+  },
   { kind: 'forum', url: 'https://news.ycombinator.com/item?id=39012844', title: 'Ask HN: What do you use for project management in 2024? | Hacker News' },
   { kind: 'forum', url: 'https://news.ycombinator.com/item?id=40177351', title: 'Show HN: We replaced our PM tool with a text file | Hacker News' },
-  { kind: 'forum', url: 'https://stackoverflow.com/questions/41825093/how-to-sync-issues-between-github-and-a-kanban-board', title: 'How to sync issues between GitHub and a Kanban board - Stack Overflow' },
+  {
+    kind: 'forum',
+    url: 'https://stackoverflow.com/questions/41825093/how-to-sync-issues-between-github-and-a-kanban-board',
+    title: 'How to sync issues between GitHub and a Kanban board - Stack Overflow',
+  },
   { kind: 'forum', url: 'https://stackoverflow.com/questions/52877130/webhook-payload-for-task-status-changes', title: 'Webhook payload for task status changes - Stack Overflow' },
   { kind: 'news', url: 'https://techcrunch.com/2025/02/11/project-management-startups-bet-on-ai-planning/', title: 'Project management startups bet on AI planning | TechCrunch' },
-  { kind: 'news', url: 'https://techcrunch.com/2024/11/05/the-collaboration-software-market-is-consolidating/', title: 'The collaboration software market is consolidating | TechCrunch' },
+  {
+    kind: 'news',
+    url: 'https://techcrunch.com/2024/11/05/the-collaboration-software-market-is-consolidating/',
+    title: 'The collaboration software market is consolidating | TechCrunch',
+  },
   { kind: 'news', url: 'https://www.theverge.com/2025/1/22/work-apps-ai-features-roundup', title: 'Every work app is adding AI. Here is what actually helps | The Verge' },
   { kind: 'news', url: 'https://www.zdnet.com/article/best-project-management-software/', title: 'The best project management software: Expert tested | ZDNET' },
   { kind: 'review', url: 'https://www.g2.com/categories/project-management', title: 'Best Project Management Software: User Reviews from 2025 | G2' },
@@ -372,7 +351,19 @@ export const SOURCE_DEFS: readonly SourceDef[] = [
   { kind: 'review', url: 'https://www.capterra.com/p/{key}/reviews/', title: '{name} Reviews, Pricing & Features | Capterra' },
   { kind: 'institutional', url: 'https://digital.gov/resources/an-introduction-to-agile-project-management/', title: 'An introduction to agile project management | Digital.gov' },
   { kind: 'institutional', url: 'https://www.gsa.gov/technology/it-contract-vehicles-and-purchasing-programs', title: 'IT contract vehicles and purchasing programs | GSA' },
-  { kind: 'institutional', url: 'https://www.hhs.gov/hipaa/for-professionals/security/guidance/cloud-computing/index.html', title: 'Guidance on HIPAA & Cloud Computing | HHS.gov' },
-  { kind: 'institutional', url: 'https://extension.harvard.edu/blog/choosing-project-management-software/', title: 'Choosing project management software | Harvard Extension School' },
-  { kind: 'institutional', url: 'https://www.cmu.edu/computing/services/teach-learn/tools/project-management.html', title: 'Project management tools - Computing Services - Carnegie Mellon University' },
-];
+  {
+    kind: 'institutional',
+    url: 'https://www.hhs.gov/hipaa/for-professionals/security/guidance/cloud-computing/index.html',
+    title: 'Guidance on HIPAA & Cloud Computing | HHS.gov',
+  },
+  {
+    kind: 'institutional',
+    url: 'https://extension.harvard.edu/blog/choosing-project-management-software/',
+    title: 'Choosing project management software | Harvard Extension School',
+  },
+  {
+    kind: 'institutional',
+    url: 'https://www.cmu.edu/computing/services/teach-learn/tools/project-management.html',
+    title: 'Project management tools - Computing Services - Carnegie Mellon University',
+  },
+]

@@ -2,46 +2,70 @@
  * Text composition for demo answers and AI-overview snippets. Pure functions of
  * their inputs and the supplied Rng.
  */
-import type { BrandProfile, DemoProvider, DemoTag, PromptDef } from './catalog.js';
-import type { Rng } from './random.js';
+import type { BrandProfile, DemoProvider, DemoTag, PromptDef } from './catalog.js'
+import type { Rng } from './random.js'
 
-export const MIN_ANSWER_CHARS = 400;
-export const MAX_ANSWER_CHARS = 2000;
-export const MIN_AIO_CHARS = 200;
-export const MAX_AIO_CHARS = 600;
+export const MIN_ANSWER_CHARS = 400
+export const MAX_ANSWER_CHARS = 2000
+export const MIN_AIO_CHARS = 200
+export const MAX_AIO_CHARS = 600
 
 export interface Citation {
-  url: string;
-  title?: string;
+  url: string
+  title?: string
 }
 
 export interface AnswerInput {
-  rng: Rng;
-  prompt: PromptDef;
-  provider: DemoProvider;
+  rng: Rng
+  prompt: PromptDef
+  provider: DemoProvider
   /** Position in the date window, 0 (first day) … 1 (today). */
-  t: number;
+  t: number
   /** Brands to mention, in the order the answer should rank them. */
-  mentioned: readonly BrandProfile[];
+  mentioned: readonly BrandProfile[]
   /** Provider citation list (used for footnote markers and "Sources" blocks). */
-  citations: readonly Citation[];
+  citations: readonly Citation[]
 }
 
-type Style = 'numbered' | 'headings' | 'bullets' | 'prose' | 'table' | 'howto' | 'nobrand';
+type Style = 'numbered' | 'headings' | 'bullets' | 'prose' | 'table' | 'howto' | 'nobrand'
 
 const STYLE_WEIGHTS: Record<DemoProvider, [Style, number][]> = {
-  openai: [['numbered', 3], ['headings', 3], ['bullets', 1], ['prose', 1], ['table', 2]],
-  anthropic: [['numbered', 2], ['headings', 0.5], ['bullets', 2], ['prose', 4], ['table', 1]],
-  google: [['numbered', 2], ['headings', 1], ['bullets', 4], ['prose', 1], ['table', 2]],
-  perplexity: [['numbered', 4], ['headings', 1], ['bullets', 2], ['prose', 2], ['table', 1]],
-};
+  openai: [
+    ['numbered', 3],
+    ['headings', 3],
+    ['bullets', 1],
+    ['prose', 1],
+    ['table', 2],
+  ],
+  anthropic: [
+    ['numbered', 2],
+    ['headings', 0.5],
+    ['bullets', 2],
+    ['prose', 4],
+    ['table', 1],
+  ],
+  google: [
+    ['numbered', 2],
+    ['headings', 1],
+    ['bullets', 4],
+    ['prose', 1],
+    ['table', 2],
+  ],
+  perplexity: [
+    ['numbered', 4],
+    ['headings', 1],
+    ['bullets', 2],
+    ['prose', 2],
+    ['table', 1],
+  ],
+}
 
 const UTM_SOURCE: Record<DemoProvider, string> = {
   openai: 'chatgpt',
   anthropic: 'claude',
   google: 'gemini',
   perplexity: 'perplexity',
-};
+}
 
 const INTROS: Record<DemoTag, string[]> = {
   comparison: [
@@ -74,11 +98,8 @@ const INTROS: Record<DemoTag, string[]> = {
     'Based on user reviews on sites like G2 and Capterra, plus discussions in communities such as r/projectmanagement, these are the tools people recommend most often.',
     'Reviews are mixed across the category, but a few patterns are clear when you read enough of them.',
   ],
-  'how-to': [
-    'Here is a practical, step-by-step approach that works for most teams.',
-    'You can do this in almost any modern project management tool. The process looks like this:',
-  ],
-};
+  'how-to': ['Here is a practical, step-by-step approach that works for most teams.', 'You can do this in almost any modern project management tool. The process looks like this:'],
+}
 
 const HOWTO_STEPS: Record<string, string[]> = {
   kanban: [
@@ -115,15 +136,15 @@ const HOWTO_STEPS: Record<string, string[]> = {
     'Create a project or board per objective and link the tasks that move each key result.',
     'Update progress weekly and review it in a short check-in.',
   ],
-};
+}
 
 function howtoSteps(prompt: PromptDef): string[] {
-  const text = prompt.text.toLowerCase();
-  if (text.includes('kanban')) return HOWTO_STEPS.kanban;
-  if (text.includes('sprint')) return HOWTO_STEPS.sprint;
-  if (text.includes('okr')) return HOWTO_STEPS.okr;
-  if (text.includes('automate') || text.includes('recurring')) return HOWTO_STEPS.automate;
-  return HOWTO_STEPS.migrate;
+  const text = prompt.text.toLowerCase()
+  if (text.includes('kanban')) return HOWTO_STEPS.kanban
+  if (text.includes('sprint')) return HOWTO_STEPS.sprint
+  if (text.includes('okr')) return HOWTO_STEPS.okr
+  if (text.includes('automate') || text.includes('recurring')) return HOWTO_STEPS.automate
+  return HOWTO_STEPS.migrate
 }
 
 const EVALUATION_POINTS = [
@@ -134,13 +155,13 @@ const EVALUATION_POINTS = [
   '**Reporting**: look for dashboards that answer the questions your managers actually ask.',
   '**Pricing**: compare per-seat costs, seat minimums and which features need a higher tier.',
   '**Data portability**: make sure you can export everything, ideally through an API.',
-];
+]
 
 const NO_BRAND_CLOSINGS = [
   'If you tell me your team size, budget and the tools you already use, I can suggest specific products.',
   'Shortlist a few tools that meet these criteria and trial them with a real project before deciding.',
   'The best choice is the one your team will actually keep up to date, so involve them in the decision.',
-];
+]
 
 const GENERIC_PARAGRAPHS = [
   'Whatever you choose, define a clear workflow first: decide how work moves from backlog to done, who owns each stage, and what "done" means.',
@@ -149,14 +170,14 @@ const GENERIC_PARAGRAPHS = [
   'Keep the setup simple at the start. Most teams over-engineer their boards and custom fields, then stop maintaining them.',
   'Adoption is the real success metric: a simpler tool that everyone updates beats a powerful one that nobody opens.',
   'Budget for training time as well as licences; even intuitive tools need a short onboarding session.',
-];
+]
 
 const CLOSINGS_GENERIC = [
   'My recommendation: start free trials of two or three of these and run a real project through each before committing.',
   'The right choice ultimately depends on team size, budget and which integrations you rely on every day.',
   'If you share more about your team size and workflow, I can narrow this down further.',
   'Prices and features change often, so confirm the current plans on each vendor site before deciding.',
-];
+]
 
 // Strengths ({F}) and weaknesses ({W}) are noun phrases that read well after "its".
 const PRAISE = [
@@ -166,7 +187,7 @@ const PRAISE = [
   'Teams praise {B} for its {F}, and onboarding is fast and painless.',
   '{B} is widely recommended for {U} thanks to its {F}.',
   'Users are enthusiastic about {B}, especially its {F}, and support is quick to respond.',
-];
+]
 
 const CRITICISM = [
   '{B} can be frustrating and slow with larger projects; many reviewers complain about its {W}.',
@@ -174,17 +195,17 @@ const CRITICISM = [
   'Users often criticize {B} for its {W}, and several say they are considering a switch.',
   '{B} feels dated and clunky next to newer tools, and people are annoyed by its {W}.',
   'Be careful with {B}: several reviews mention problems with its {W}.',
-];
+]
 
 const NEUTRAL = [
   '{B} is known for its {F}, with paid plans starting at about ${P} per user per month.',
   '{B} is aimed at {U} and is best known for its {F}.',
   '{B} leans heavily on its {F} and offers a free trial.',
   '{B} is a common choice for {U}; pricing starts around ${P} per user per month.',
-];
+]
 
 export function lerp(a: number, b: number, t: number): number {
-  return a + (b - a) * t;
+  return a + (b - a) * t
 }
 
 function fill(template: string, b: BrandProfile, ref: string, rng: Rng): string {
@@ -193,28 +214,28 @@ function fill(template: string, b: BrandProfile, ref: string, rng: Rng): string 
     .replace('{F}', rng.pick(b.strengths))
     .replace('{W}', rng.pick(b.weaknesses))
     .replace('{U}', rng.pick(b.bestFor))
-    .replace('{P}', String(b.price));
+    .replace('{P}', String(b.price))
 }
 
 function capitalizeFirst(s: string): string {
-  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
+  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1)
 }
 
 /** How the brand is referred to in running text: mostly its name, sometimes an alias or its domain. */
 export function brandRef(rng: Rng, b: BrandProfile): string {
-  const r = rng.next();
-  if (r < 0.07 && b.aliases.length > 0) return rng.pick(b.aliases);
-  if (r < 0.1) return b.domain;
-  return b.name;
+  const r = rng.next()
+  if (r < 0.07 && b.aliases.length > 0) return rng.pick(b.aliases)
+  if (r < 0.1) return b.domain
+  return b.name
 }
 
 export function brandUrl(rng: Rng, b: BrandProfile, provider: DemoProvider, path?: string): string {
-  const pagePath = path ?? rng.pick(b.pages).path;
-  const host = rng.chance(0.25) ? `www.${b.domain}` : b.domain;
-  let url = `https://${host}${pagePath}`;
-  if (provider === 'openai' && rng.chance(0.5)) url += `?utm_source=${UTM_SOURCE.openai}`;
-  else if (rng.chance(0.08)) url += `?utm_source=${UTM_SOURCE[provider]}`;
-  return url;
+  const pagePath = path ?? rng.pick(b.pages).path
+  const host = rng.chance(0.25) ? `www.${b.domain}` : b.domain
+  let url = `https://${host}${pagePath}`
+  if (provider === 'openai' && rng.chance(0.5)) url += `?utm_source=${UTM_SOURCE.openai}`
+  else if (rng.chance(0.08)) url += `?utm_source=${UTM_SOURCE[provider]}`
+  return url
 }
 
 /**
@@ -222,133 +243,133 @@ export function brandUrl(rng: Rng, b: BrandProfile, provider: DemoProvider, path
  * sentence that opens with the brand refers to it as "It" (after a heading).
  */
 function sentimentSentence(rng: Rng, b: BrandProfile, t: number, ref: string, pronoun = false): string {
-  const praise = lerp(b.praiseStart, b.praiseEnd, t);
-  const criticism = (1 - praise) * 0.65;
-  const r = rng.next();
-  const template = r < praise ? rng.pick(PRAISE) : r < praise + criticism ? rng.pick(CRITICISM) : rng.pick(NEUTRAL);
-  const subject = pronoun && template.startsWith('{B}') ? 'It' : ref;
-  return capitalizeFirst(fill(template, b, subject, rng));
+  const praise = lerp(b.praiseStart, b.praiseEnd, t)
+  const criticism = (1 - praise) * 0.65
+  const r = rng.next()
+  const template = r < praise ? rng.pick(PRAISE) : r < praise + criticism ? rng.pick(CRITICISM) : rng.pick(NEUTRAL)
+  const subject = pronoun && template.startsWith('{B}') ? 'It' : ref
+  return capitalizeFirst(fill(template, b, subject, rng))
 }
 
 function secondarySentence(rng: Rng, b: BrandProfile, provider: DemoProvider): string {
-  const r = rng.next();
-  if (r < 0.3) return fill(rng.pick(NEUTRAL), b, 'It', rng);
-  if (r < 0.45) return `See the [pricing page](${brandUrl(rng, b, provider, '/pricing')}) for current plans.`;
-  if (r < 0.6) return `Best for ${rng.pick(b.bestFor)}.`;
-  return '';
+  const r = rng.next()
+  if (r < 0.3) return fill(rng.pick(NEUTRAL), b, 'It', rng)
+  if (r < 0.45) return `See the [pricing page](${brandUrl(rng, b, provider, '/pricing')}) for current plans.`
+  if (r < 0.6) return `Best for ${rng.pick(b.bestFor)}.`
+  return ''
 }
 
 interface Ctx {
-  rng: Rng;
-  provider: DemoProvider;
-  t: number;
-  footnotes: number;
+  rng: Rng
+  provider: DemoProvider
+  t: number
+  footnotes: number
 }
 
 /** Appends a Perplexity-style footnote marker to a sentence (sometimes). */
 function foot(ctx: Ctx, s: string): string {
-  if (ctx.provider !== 'perplexity' || ctx.footnotes === 0 || s === '') return s;
-  if (!ctx.rng.chance(0.6)) return s;
-  const n = ctx.rng.int(1, ctx.footnotes);
-  return `${s}[${n}]`;
+  if (ctx.provider !== 'perplexity' || ctx.footnotes === 0 || s === '') return s
+  if (!ctx.rng.chance(0.6)) return s
+  const n = ctx.rng.int(1, ctx.footnotes)
+  return `${s}[${n}]`
 }
 
 function heading(ctx: Ctx, b: BrandProfile): string {
-  const { rng } = ctx;
-  const r = rng.next();
-  if (r < 0.35) return `[${b.name}](${brandUrl(rng, b, ctx.provider)})`;
-  if (r < 0.9) return `**${b.name}**`;
-  return b.name;
+  const { rng } = ctx
+  const r = rng.next()
+  if (r < 0.35) return `[${b.name}](${brandUrl(rng, b, ctx.provider)})`
+  if (r < 0.9) return `**${b.name}**`
+  return b.name
 }
 
 function itemBody(ctx: Ctx, b: BrandProfile): string {
-  const first = foot(ctx, sentimentSentence(ctx.rng, b, ctx.t, brandRef(ctx.rng, b), ctx.rng.chance(0.3)));
-  const second = foot(ctx, secondarySentence(ctx.rng, b, ctx.provider));
-  return second ? `${first} ${second}` : first;
+  const first = foot(ctx, sentimentSentence(ctx.rng, b, ctx.t, brandRef(ctx.rng, b), ctx.rng.chance(0.3)))
+  const second = foot(ctx, secondarySentence(ctx.rng, b, ctx.provider))
+  return second ? `${first} ${second}` : first
 }
 
 function numberedItems(ctx: Ctx, brands: readonly BrandProfile[]): string[] {
-  const sep = ctx.rng.pick([' – ', ': ', ' — ']);
-  return brands.map((b, i) => `${i + 1}. ${heading(ctx, b)}${sep}${itemBody(ctx, b)}`);
+  const sep = ctx.rng.pick([' – ', ': ', ' — '])
+  return brands.map((b, i) => `${i + 1}. ${heading(ctx, b)}${sep}${itemBody(ctx, b)}`)
 }
 
 function bulletItems(ctx: Ctx, brands: readonly BrandProfile[]): string[] {
-  const marker = ctx.rng.chance(0.7) ? '-' : '*';
-  return brands.map((b) => `${marker} ${heading(ctx, b)}: ${itemBody(ctx, b)}`);
+  const marker = ctx.rng.chance(0.7) ? '-' : '*'
+  return brands.map((b) => `${marker} ${heading(ctx, b)}: ${itemBody(ctx, b)}`)
 }
 
 function headingItems(ctx: Ctx, brands: readonly BrandProfile[]): string[] {
-  const { rng } = ctx;
+  const { rng } = ctx
   return brands.map((b, i) => {
-    const lines = [`### ${i + 1}. ${b.name}`, foot(ctx, sentimentSentence(rng, b, ctx.t, brandRef(rng, b)))];
-    lines.push(`- **Best for:** ${rng.pick(b.bestFor)}`);
-    lines.push(`- **Starting price:** $${b.price}/user/month`);
-    return lines.join('\n');
-  });
+    const lines = [`### ${i + 1}. ${b.name}`, foot(ctx, sentimentSentence(rng, b, ctx.t, brandRef(rng, b)))]
+    lines.push(`- **Best for:** ${rng.pick(b.bestFor)}`)
+    lines.push(`- **Starting price:** $${b.price}/user/month`)
+    return lines.join('\n')
+  })
 }
 
 function proseItems(ctx: Ctx, brands: readonly BrandProfile[]): string[] {
-  const { rng } = ctx;
-  const paragraphs: string[] = [];
+  const { rng } = ctx
+  const paragraphs: string[] = []
   for (let i = 0; i < brands.length; i += 2) {
-    const pair = brands.slice(i, i + 2);
-    const sentences = pair.map((b) => foot(ctx, sentimentSentence(rng, b, ctx.t, brandRef(rng, b))));
+    const pair = brands.slice(i, i + 2)
+    const sentences = pair.map((b) => foot(ctx, sentimentSentence(rng, b, ctx.t, brandRef(rng, b))))
     if (pair.length === 2 && rng.chance(0.5)) {
       sentences.push(
         `Compared with ${pair[0].name}, ${pair[1].name} is ${rng.pick(['cheaper at entry level', 'stronger on reporting', 'easier to roll out', 'more opinionated about workflow'])}.`,
-      );
+      )
     }
-    paragraphs.push(sentences.join(' '));
+    paragraphs.push(sentences.join(' '))
   }
-  return paragraphs;
+  return paragraphs
 }
 
 function tableBlock(ctx: Ctx, brands: readonly BrandProfile[]): string[] {
-  const { rng } = ctx;
+  const { rng } = ctx
   const rows = brands.slice(0, 6).map((b) => {
-    const name = rng.chance(0.3) ? `[${b.name}](${brandUrl(rng, b, ctx.provider)})` : b.name;
-    return `| ${name} | ${rng.pick(b.bestFor)} | $${b.price}/user/month | ${rng.pick(b.strengths)} |`;
-  });
-  const table = ['| Tool | Best for | Starting price | Standout feature |', '|---|---|---|---|', ...rows].join('\n');
+    const name = rng.chance(0.3) ? `[${b.name}](${brandUrl(rng, b, ctx.provider)})` : b.name
+    return `| ${name} | ${rng.pick(b.bestFor)} | $${b.price}/user/month | ${rng.pick(b.strengths)} |`
+  })
+  const table = ['| Tool | Best for | Starting price | Standout feature |', '|---|---|---|---|', ...rows].join('\n')
   const commentary = brands
     .slice(0, 3)
     .map((b) => foot(ctx, sentimentSentence(rng, b, ctx.t, brandRef(rng, b))))
-    .join(' ');
-  return [table, commentary];
+    .join(' ')
+  return [table, commentary]
 }
 
 function topClosing(ctx: Ctx, brands: readonly BrandProfile[]): string {
-  const { rng } = ctx;
+  const { rng } = ctx
   if (brands.length >= 2 && rng.chance(0.55)) {
-    const [a, b] = brands;
-    return `Overall, ${a.name} is the safest pick for most teams, while ${brandRef(rng, b)} is worth a look for its ${rng.pick(b.strengths)}.`;
+    const [a, b] = brands
+    return `Overall, ${a.name} is the safest pick for most teams, while ${brandRef(rng, b)} is worth a look for its ${rng.pick(b.strengths)}.`
   }
   if (brands.length >= 1 && rng.chance(0.3)) {
-    return `If I had to choose one, I would start with ${brands[0].name}.`;
+    return `If I had to choose one, I would start with ${brands[0].name}.`
   }
-  return rng.pick(CLOSINGS_GENERIC);
+  return rng.pick(CLOSINGS_GENERIC)
 }
 
 function bareUrlSentence(ctx: Ctx): string {
-  const { rng, provider } = ctx;
-  const utm = rng.chance(0.4) ? `?utm_source=${UTM_SOURCE[provider]}` : '';
+  const { rng, provider } = ctx
+  const utm = rng.chance(0.4) ? `?utm_source=${UTM_SOURCE[provider]}` : ''
   return rng.pick([
     `You can compare verified user reviews at https://www.g2.com/categories/project-management${utm} before deciding.`,
     `Capterra keeps an up-to-date list with filters for team size: https://capterra.com/project-management-software/${utm}`,
     `For an overview of the methodology, see https://en.wikipedia.org/wiki/Project_management_software${utm}.`,
     `A long community thread with first-hand experiences is here: https://news.ycombinator.com/item?id=39012844`,
-  ]);
+  ])
 }
 
 function sourcesBlock(citations: readonly Citation[]): string {
-  return ['Sources:', ...citations.map((c, i) => `[${i + 1}] ${c.url}`)].join('\n');
+  return ['Sources:', ...citations.map((c, i) => `[${i + 1}] ${c.url}`)].join('\n')
 }
 
 function pickStyle(rng: Rng, prompt: PromptDef, provider: DemoProvider, brandCount: number): Style {
-  if (brandCount === 0) return 'nobrand';
-  if (prompt.tags.includes('how-to')) return 'howto';
-  const weights = STYLE_WEIGHTS[provider];
-  return rng.weighted(weights, ([, w]) => w)[0];
+  if (brandCount === 0) return 'nobrand'
+  if (prompt.tags.includes('how-to')) return 'howto'
+  const weights = STYLE_WEIGHTS[provider]
+  return rng.weighted(weights, ([, w]) => w)[0]
 }
 
 /**
@@ -356,46 +377,46 @@ function pickStyle(rng: Rng, prompt: PromptDef, provider: DemoProvider, brandCou
  * blocks, then fits it into [MIN_ANSWER_CHARS, MAX_ANSWER_CHARS].
  */
 function fit(rng: Rng, head: string[], items: string[], tail: string[], itemJoiner: string): string {
-  const body = [...items];
-  const end = [...tail];
+  const body = [...items]
+  const end = [...tail]
   const render = () => {
-    const parts = [...head];
-    if (body.length > 0) parts.push(body.join(itemJoiner));
-    parts.push(...end);
-    return parts.filter((p) => p !== '').join('\n\n');
-  };
-  let text = render();
+    const parts = [...head]
+    if (body.length > 0) parts.push(body.join(itemJoiner))
+    parts.push(...end)
+    return parts.filter((p) => p !== '').join('\n\n')
+  }
+  let text = render()
   while (text.length > MAX_ANSWER_CHARS && end.length > 0) {
-    end.pop();
-    text = render();
+    end.pop()
+    text = render()
   }
   while (text.length > MAX_ANSWER_CHARS && body.length > 1) {
-    body.pop();
-    text = render();
+    body.pop()
+    text = render()
   }
   if (text.length > MAX_ANSWER_CHARS) {
-    const cut = text.lastIndexOf('. ', MAX_ANSWER_CHARS - 1);
-    text = cut > MIN_ANSWER_CHARS ? text.slice(0, cut + 1) : text.slice(0, MAX_ANSWER_CHARS);
+    const cut = text.lastIndexOf('. ', MAX_ANSWER_CHARS - 1)
+    text = cut > MIN_ANSWER_CHARS ? text.slice(0, cut + 1) : text.slice(0, MAX_ANSWER_CHARS)
   }
-  const fillers = rng.shuffle(GENERIC_PARAGRAPHS);
+  const fillers = rng.shuffle(GENERIC_PARAGRAPHS)
   while (text.length < MIN_ANSWER_CHARS && fillers.length > 0) {
-    text = `${text}\n\n${fillers.pop()}`;
+    text = `${text}\n\n${fillers.pop()}`
   }
-  return text;
+  return text
 }
 
 export function composeAnswer(input: AnswerInput): string {
-  const { rng, prompt, provider, t, citations } = input;
-  const ctx: Ctx = { rng, provider, t, footnotes: provider === 'perplexity' ? citations.length : 0 };
-  const primaryTag = prompt.tags[0];
-  let listed = [...input.mentioned];
-  const style = pickStyle(rng, prompt, provider, listed.length);
+  const { rng, prompt, provider, t, citations } = input
+  const ctx: Ctx = { rng, provider, t, footnotes: provider === 'perplexity' ? citations.length : 0 }
+  const primaryTag = prompt.tags[0]
+  let listed = [...input.mentioned]
+  const style = pickStyle(rng, prompt, provider, listed.length)
 
-  const head: string[] = [];
+  const head: string[] = []
   // "Alternatives to X": X is named in the intro and left out of the list.
-  const named = (prompt.named ?? []).map((k) => listed.find((b) => b.key === k)).filter((b): b is BrandProfile => !!b);
+  const named = (prompt.named ?? []).map((k) => listed.find((b) => b.key === k)).filter((b): b is BrandProfile => !!b)
   if (prompt.tags.includes('alternatives') && named.length > 0 && listed.length > named.length) {
-    const x = named[0];
+    const x = named[0]
     head.push(
       foot(
         ctx,
@@ -405,67 +426,67 @@ export function composeAnswer(input: AnswerInput): string {
           `it is strongest for ${rng.pick(x.bestFor)}, less so for other teams`,
         ])}. Here are the alternatives worth considering.`,
       ),
-    );
-    listed = listed.filter((b) => b !== x);
+    )
+    listed = listed.filter((b) => b !== x)
   } else {
-    head.push(foot(ctx, rng.pick(INTROS[primaryTag])));
+    head.push(foot(ctx, rng.pick(INTROS[primaryTag])))
   }
   if (provider === 'google' && style !== 'nobrand' && style !== 'howto' && rng.chance(0.5)) {
-    head.push(rng.pick(['**Top picks**', '**Popular options**', '**Tools to consider**']));
+    head.push(rng.pick(['**Top picks**', '**Popular options**', '**Tools to consider**']))
   }
 
-  let items: string[] = [];
-  let joiner = '\n';
-  const tail: string[] = [];
+  let items: string[] = []
+  let joiner = '\n'
+  const tail: string[] = []
   switch (style) {
     case 'numbered':
-      items = numberedItems(ctx, listed);
-      break;
+      items = numberedItems(ctx, listed)
+      break
     case 'bullets':
-      items = bulletItems(ctx, listed);
-      break;
+      items = bulletItems(ctx, listed)
+      break
     case 'headings':
-      items = headingItems(ctx, listed);
-      joiner = '\n\n';
-      break;
+      items = headingItems(ctx, listed)
+      joiner = '\n\n'
+      break
     case 'prose':
-      items = proseItems(ctx, listed);
-      joiner = '\n\n';
-      break;
+      items = proseItems(ctx, listed)
+      joiner = '\n\n'
+      break
     case 'table':
-      items = tableBlock(ctx, listed);
-      joiner = '\n\n';
-      break;
+      items = tableBlock(ctx, listed)
+      joiner = '\n\n'
+      break
     case 'howto':
     case 'nobrand': {
       if (style === 'nobrand' && !prompt.tags.includes('how-to')) {
-        head.push(['Key things to evaluate:', ...rng.sample(EVALUATION_POINTS, rng.int(3, 5)).map((s) => `- ${foot(ctx, s)}`)].join('\n'));
-        head.push(rng.pick(GENERIC_PARAGRAPHS));
-        break;
+        head.push(['Key things to evaluate:', ...rng.sample(EVALUATION_POINTS, rng.int(3, 5)).map((s) => `- ${foot(ctx, s)}`)].join('\n'))
+        head.push(rng.pick(GENERIC_PARAGRAPHS))
+        break
       }
-      const steps = howtoSteps(prompt).slice(0, rng.int(3, 5));
-      head.push(steps.map((s, i) => `${i + 1}. ${foot(ctx, s)}`).join('\n'));
+      const steps = howtoSteps(prompt).slice(0, rng.int(3, 5))
+      head.push(steps.map((s, i) => `${i + 1}. ${foot(ctx, s)}`).join('\n'))
       if (style === 'howto') {
-        const names = listed.map((b) => brandRef(rng, b));
-        const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-        head.push(`Tools that make this easier include ${list}.`);
-        items = listed.slice(0, 4).map((b) => foot(ctx, sentimentSentence(rng, b, t, brandRef(rng, b))));
-        joiner = ' ';
+        const names = listed.map((b) => brandRef(rng, b))
+        const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+        head.push(`Tools that make this easier include ${list}.`)
+        items = listed.slice(0, 4).map((b) => foot(ctx, sentimentSentence(rng, b, t, brandRef(rng, b))))
+        joiner = ' '
       } else {
-        head.push(rng.pick(GENERIC_PARAGRAPHS));
+        head.push(rng.pick(GENERIC_PARAGRAPHS))
       }
-      break;
+      break
     }
   }
 
-  if (provider !== 'perplexity' && rng.chance(0.15)) tail.push(bareUrlSentence(ctx));
-  tail.push(style === 'nobrand' ? rng.pick(NO_BRAND_CLOSINGS) : topClosing(ctx, listed));
-  if (provider === 'perplexity' && citations.length > 0 && rng.chance(0.25)) tail.push(sourcesBlock(citations));
+  if (provider !== 'perplexity' && rng.chance(0.15)) tail.push(bareUrlSentence(ctx))
+  tail.push(style === 'nobrand' ? rng.pick(NO_BRAND_CLOSINGS) : topClosing(ctx, listed))
+  if (provider === 'perplexity' && citations.length > 0 && rng.chance(0.25)) tail.push(sourcesBlock(citations))
   if (provider === 'anthropic' && rng.chance(0.3)) {
-    tail.push('Note that pricing and feature details change frequently, so it is worth double-checking with each vendor.');
+    tail.push('Note that pricing and feature details change frequently, so it is worth double-checking with each vendor.')
   }
 
-  return fit(rng, head, items, tail, joiner);
+  return fit(rng, head, items, tail, joiner)
 }
 
 const AIO_OPENINGS: Record<DemoTag, string[]> = {
@@ -473,75 +494,57 @@ const AIO_OPENINGS: Record<DemoTag, string[]> = {
     'Project management software helps teams plan, track and deliver work in one place, with boards, timelines and reporting.',
     'The best project management tool depends on team size, workflow and budget; most offer boards, lists and timeline views.',
   ],
-  pricing: [
-    'Project management software typically costs between $0 and $25 per user per month, with free plans for small teams and discounts for annual billing.',
-  ],
-  enterprise: [
-    'Enterprise work management platforms add security and governance features such as SSO, SCIM provisioning, audit logs and data residency options.',
-  ],
-  smb: [
-    'For small teams, the most popular project management tools are easy to set up, affordable and include a free or low-cost plan.',
-  ],
-  integrations: [
-    'Most project management tools integrate with chat, code hosting and file storage services, and many offer an open API with webhooks.',
-  ],
-  alternatives: [
-    'Teams often switch project management tools because of price increases, performance issues or missing features.',
-  ],
-  reviews: [
-    'User reviews of project management software tend to focus on ease of use, performance, pricing transparency and customer support.',
-  ],
-  'how-to': [
-    'To get started, define your workflow stages, create a board with one column per stage, assign owners and review progress weekly.',
-  ],
-};
+  pricing: ['Project management software typically costs between $0 and $25 per user per month, with free plans for small teams and discounts for annual billing.'],
+  enterprise: ['Enterprise work management platforms add security and governance features such as SSO, SCIM provisioning, audit logs and data residency options.'],
+  smb: ['For small teams, the most popular project management tools are easy to set up, affordable and include a free or low-cost plan.'],
+  integrations: ['Most project management tools integrate with chat, code hosting and file storage services, and many offer an open API with webhooks.'],
+  alternatives: ['Teams often switch project management tools because of price increases, performance issues or missing features.'],
+  reviews: ['User reviews of project management software tend to focus on ease of use, performance, pricing transparency and customer support.'],
+  'how-to': ['To get started, define your workflow stages, create a board with one column per stage, assign owners and review progress weekly.'],
+}
 
 const AIO_CLOSINGS = [
   'Many vendors offer free trials, so teams can test a tool with a real project before committing.',
   'Key factors to compare include usability, integrations, reporting and total cost per seat.',
   'Reviews on software comparison sites can help narrow down the options.',
   'Look for export options and an API to avoid lock-in.',
-];
+]
 
 export interface AioInput {
-  rng: Rng;
-  prompt: PromptDef;
-  brands: readonly BrandProfile[];
+  rng: Rng
+  prompt: PromptDef
+  brands: readonly BrandProfile[]
 }
 
 /** An AI-overview snippet of MIN_AIO_CHARS…MAX_AIO_CHARS naming `brands` in the given order. */
 export function composeOverview(input: AioInput): string {
-  const { rng, prompt, brands } = input;
-  const head = [rng.pick(AIO_OPENINGS[prompt.tags[0]])];
+  const { rng, prompt, brands } = input
+  const head = [rng.pick(AIO_OPENINGS[prompt.tags[0]])]
   if (brands.length > 0) {
-    const names = brands.map((b) => b.name);
-    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+    const names = brands.map((b) => b.name)
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
     head.push(
       names.length === 1
         ? rng.pick([`A frequently recommended option is ${list}.`, `One popular choice is ${list}.`])
-        : rng.pick([
-            `Popular options include ${list}.`,
-            `Commonly recommended tools are ${list}.`,
-            `Frequently mentioned choices include ${list}.`,
-          ]),
-    );
+        : rng.pick([`Popular options include ${list}.`, `Commonly recommended tools are ${list}.`, `Frequently mentioned choices include ${list}.`]),
+    )
   }
-  const details = brands.map((b) => `${b.name} is known for its ${rng.pick(b.strengths)}.`);
-  const closings = rng.sample(AIO_CLOSINGS, 2);
-  const render = () => [...head, ...details, ...closings].join(' ');
-  let text = render();
+  const details = brands.map((b) => `${b.name} is known for its ${rng.pick(b.strengths)}.`)
+  const closings = rng.sample(AIO_CLOSINGS, 2)
+  const render = () => [...head, ...details, ...closings].join(' ')
+  let text = render()
   while (text.length > MAX_AIO_CHARS && closings.length > 0) {
-    closings.pop();
-    text = render();
+    closings.pop()
+    text = render()
   }
   while (text.length > MAX_AIO_CHARS && details.length > 0) {
-    details.pop();
-    text = render();
+    details.pop()
+    text = render()
   }
-  const extra = rng.shuffle(AIO_CLOSINGS);
+  const extra = rng.shuffle(AIO_CLOSINGS)
   while (text.length < MIN_AIO_CHARS && extra.length > 0) {
-    const next = extra.pop()!;
-    if (!text.includes(next)) text = `${text} ${next}`;
+    const next = extra.pop()!
+    if (!text.includes(next)) text = `${text} ${next}`
   }
-  return text;
+  return text
 }

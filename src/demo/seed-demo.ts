@@ -34,7 +34,10 @@ async function isCurrent(db: DB, dataset: DemoDataset): Promise<boolean> {
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('external_id').as('last')])
     .where('workspace_id', '=', DEMO_WORKSPACE_ID)
     .executeTakeFirst()
-  const last = dataset.responses.map((r) => r.externalId).sort().at(-1)
+  const last = dataset.responses
+    .map((r) => r.externalId)
+    .sort()
+    .at(-1)
   return Number(row?.n ?? 0) === dataset.responses.length && row?.last === last
 }
 
@@ -83,9 +86,7 @@ export async function seedDemo(
       .values(dataset.models.map((m) => ({ workspace_id: DEMO_WORKSPACE_ID, id: m.id, provider: m.provider, name: m.name })))
       .execute()
 
-    const matcher = compileBrandMatcher(
-      dataset.brands.map((b) => ({ id: demoId('brand', b.key), name: b.name, aliases: b.aliases, domain: b.domain })),
-    )
+    const matcher = compileBrandMatcher(dataset.brands.map((b) => ({ id: demoId('brand', b.key), name: b.name, aliases: b.aliases, domain: b.domain })))
     const total = dataset.responses.length + dataset.aio.length
     let done = 0
     const now = new Date(`${today}T23:59:59Z`)
@@ -118,13 +119,7 @@ export async function seedDemo(
   }
 
   // A fresh key each start; earlier demo keys are revoked so they don't pile up.
-  await db
-    .updateTable('api_key')
-    .set({ revoked_at: clock() })
-    .where('workspace_id', '=', DEMO_WORKSPACE_ID)
-    .where('name', '=', 'demo')
-    .where('revoked_at', 'is', null)
-    .execute()
+  await db.updateTable('api_key').set({ revoked_at: clock() }).where('workspace_id', '=', DEMO_WORKSPACE_ID).where('name', '=', 'demo').where('revoked_at', 'is', null).execute()
   const key = await createApiKey(db, { workspaceId: DEMO_WORKSPACE_ID, scopes: [...SCOPES], name: 'demo' })
   return {
     workspaceId: DEMO_WORKSPACE_ID,

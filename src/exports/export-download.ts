@@ -109,7 +109,13 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
  * Takes no quota slot and no gate slot, and reads no rows (clients and proxies send HEAD
  * to probe a link; that must not cost a download).
  */
-export async function describeExportDownload(db: DB, workspaceId: string, definition: ExportDefinition, query: ExportQuery, quotaPerHour: number): Promise<Record<string, string | number>> {
+export async function describeExportDownload(
+  db: DB,
+  workspaceId: string,
+  definition: ExportDefinition,
+  query: ExportQuery,
+  quotaPerHour: number,
+): Promise<Record<string, string | number>> {
   const filters = resolveExportFilters(query)
   const state = await peekExportQuota(db, workspaceId, quotaPerHour)
   return fileHeaders(definition, filters, exportWriter(definition, query), quotaHeaders(state))
@@ -148,12 +154,7 @@ export class ExportStalledError extends Error {
  * The file's chunks. A yield returns when the consumer pulls the next chunk: the time in
  * between is the client's, and the stall watch measures just that.
  */
-async function* fileChunks(
-  rows: RowStream,
-  writer: ExportWriter,
-  close: () => Promise<void>,
-  watch: { waiting(): void; resumed(): void },
-): AsyncGenerator<string> {
+async function* fileChunks(rows: RowStream, writer: ExportWriter, close: () => Promise<void>, watch: { waiting(): void; resumed(): void }): AsyncGenerator<string> {
   for await (const chunk of rawChunks(rows, writer, close)) {
     watch.waiting()
     try {
@@ -170,7 +171,7 @@ async function* rawChunks(rows: RowStream, writer: ExportWriter, close: () => Pr
     // Records per chunk adapt to the row width seen so far, aiming at CHUNK_CHARS.
     let perChunk = 64
     for await (const batch of rows) {
-      for (let i = 0; i < batch.length; ) {
+      for (let i = 0; i < batch.length;) {
         const chunk = writer.records(batch.slice(i, i + perChunk))
         i += perChunk
         perChunk = Math.max(1, Math.min(4096, Math.floor((perChunk * CHUNK_CHARS) / Math.max(chunk.length, 1))))

@@ -55,7 +55,7 @@ export function renderExportSchema(definition: ExportDefinition, range: DateRang
     cell(definition.summary),
     '',
     `Period: ${range.start} to ${range.end} (UTC, both days included). ${options}`,
-    'The first row is the header. Text cells starting with `=`, `+`, `-`, `@`, a tab or a carriage return get a leading `\'` so spreadsheets do not run them as formulas. Empty cells are nulls.',
+    "The first row is the header. Text cells starting with `=`, `+`, `-`, `@`, a tab or a carriage return get a leading `'` so spreadsheets do not run them as formulas. Empty cells are nulls.",
     '',
     '| Column | Type | Nullable | Description |',
     '|---|---|---|---|',

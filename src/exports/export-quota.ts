@@ -88,9 +88,14 @@ async function windowUsage(db: DB, workspaceId: string): Promise<{ used: number;
 }
 
 function quotaUnavailable(error: unknown): AppError {
-  const unavailable = new AppError(503, 'export_unavailable', `Exports are unavailable right now (the export quota could not be checked); retry in ${UNAVAILABLE_RETRY_SECONDS} s`, {
-    headers: { 'Retry-After': UNAVAILABLE_RETRY_SECONDS },
-  })
+  const unavailable = new AppError(
+    503,
+    'export_unavailable',
+    `Exports are unavailable right now (the export quota could not be checked); retry in ${UNAVAILABLE_RETRY_SECONDS} s`,
+    {
+      headers: { 'Retry-After': UNAVAILABLE_RETRY_SECONDS },
+    },
+  )
   // Kept for the error log; the response body never carries it.
   return Object.assign(unavailable, { cause: error })
 }

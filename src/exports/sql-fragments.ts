@@ -4,8 +4,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { ExportColumn } from './export-types.js'
 
 /** ISO 8601 UTC with milliseconds, as the JSON endpoints write datetimes. */
-export const isoDateTime = (column: Expression<unknown> | RawBuilder<unknown>) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+export const isoDateTime = (column: Expression<unknown> | RawBuilder<unknown>) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /** The UTC day of a timestamp; never the session time zone. */
 export const utcDay = (column: Expression<unknown> | RawBuilder<unknown>) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`

@@ -99,7 +99,8 @@ const UNAVAILABLE_CODES = new Set([
 ])
 // node-postgres and pg-pool raise these without a code: pool connect timeout, socket
 // closed mid-query, a pooled client whose connection already failed, query_timeout.
-const UNAVAILABLE_MESSAGES = /(timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|encountered a connection error and is not queryable|Query read timeout)/i
+const UNAVAILABLE_MESSAGES =
+  /(timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|encountered a connection error and is not queryable|Query read timeout)/i
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined
   if (!e) return false

@@ -44,7 +44,11 @@ function scalar(name: string, raw: string, schema: JsonSchema): unknown {
   const type = typeOf(schema)
   if (type === 'integer' || type === 'number') {
     const value = parseIntegerValue(raw)
-    if (value === undefined) throw invalidParameter(name, `${name} must be a whole number${schema.minimum !== undefined || schema.maximum !== undefined ? ` (${rangeMessage(name, schema).replace(`${name} must be `, '')})` : ''}`)
+    if (value === undefined)
+      throw invalidParameter(
+        name,
+        `${name} must be a whole number${schema.minimum !== undefined || schema.maximum !== undefined ? ` (${rangeMessage(name, schema).replace(`${name} must be `, '')})` : ''}`,
+      )
     if ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)) {
       throw invalidParameter(name, rangeMessage(name, schema))
     }
@@ -84,7 +88,12 @@ export function normalizeParams(rawValues: unknown, routeSchema: unknown, locati
     const propertySchema = Object.hasOwn(properties, name) ? properties[name] : undefined
     if (!propertySchema) {
       const allowed = Object.keys(properties)
-      throw new AppError(400, 'unknown_parameter', `Unknown parameter "${truncate(name)}". ${allowed.length ? `Allowed parameters: ${allowed.join(', ')}` : `This endpoint takes no ${location} parameters`}`, { param: name })
+      throw new AppError(
+        400,
+        'unknown_parameter',
+        `Unknown parameter "${truncate(name)}". ${allowed.length ? `Allowed parameters: ${allowed.join(', ')}` : `This endpoint takes no ${location} parameters`}`,
+        { param: name },
+      )
     }
     if (value === undefined) continue
     const values = Array.isArray(value) ? value.map(String) : [String(value)]

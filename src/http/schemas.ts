@@ -10,8 +10,7 @@ export const ProviderName = Type.Unsafe<string>(Type.Enum([...PROVIDERS]))
 
 export const DateParam = (description: string) => Type.String({ format: 'date', description })
 export const UuidParam = (description: string) => Type.String({ format: 'uuid', description })
-export const BooleanParam = (description: string, defaultValue?: boolean) =>
-  Type.Boolean(defaultValue === undefined ? { description } : { description, default: defaultValue })
+export const BooleanParam = (description: string, defaultValue?: boolean) => Type.Boolean(defaultValue === undefined ? { description } : { description, default: defaultValue })
 
 export const StartDate = Type.Optional(DateParam('First day included (YYYY-MM-DD, UTC). Default: 30 days before end_date.'))
 export const EndDate = Type.Optional(DateParam('Last day included (YYYY-MM-DD, UTC). Default: today.'))
@@ -20,9 +19,7 @@ export const Models = Type.Optional(
     description: 'AI provider names (see /filters `providers`). Repeat the key, use a comma list or `models[]=`; values are OR-ed.',
   }),
 )
-export const ModelIds = Type.Optional(
-  Type.Array(Type.String({ maxLength: 200 }), { description: 'Model ids (see /filters `models[].id`); OR-ed.' }),
-)
+export const ModelIds = Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { description: 'Model ids (see /filters `models[].id`); OR-ed.' }))
 export const Tags = Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { description: 'Prompt template tags; OR-ed. Unknown tags match nothing.' }))
 export const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: FIRST_PAGE, description: 'Page number, from 1.' }))
 export const PerPage = (defaultValue: number, maximum = 100) =>
@@ -89,10 +86,7 @@ export const PaginationPlain = Type.Object(
   { page: Type.Integer(), per_page: Type.Integer(), total_items: Type.Integer(), total_pages: Type.Integer() },
   { additionalProperties: false },
 )
-export const PaginationMinimal = Type.Object(
-  { page: Type.Integer(), per_page: Type.Integer(), total_items: Type.Integer() },
-  { additionalProperties: false },
-)
+export const PaginationMinimal = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total_items: Type.Integer() }, { additionalProperties: false })
 
 /** Response map for a route: its success schema plus the shared error envelope. */
 export function Responses<T extends TSchema>(ok: T, status: 200 | 201 = 200) {

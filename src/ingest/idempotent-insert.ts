@@ -13,7 +13,9 @@ export async function freshItems<T extends { external_id?: string | null }>(db: 
   const externalIds = [...new Set(items.map((i) => i.external_id).filter((id): id is string => typeof id === 'string'))]
   const stored = new Set(
     externalIds.length
-      ? (await db.selectFrom(table).select('external_id').where('workspace_id', '=', workspaceId).where('external_id', 'in', externalIds).execute()).map((r) => r.external_id as string)
+      ? (await db.selectFrom(table).select('external_id').where('workspace_id', '=', workspaceId).where('external_id', 'in', externalIds).execute()).map(
+          (r) => r.external_id as string,
+        )
       : [],
   )
   const fresh: T[] = []

@@ -23,9 +23,7 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
     // Brands and tags cannot change under this batch until it commits.
     await lockAnalysisInputs(trx, workspaceId, 'read')
     const promptIds = [...new Set(items.map((i) => i.prompt_id))]
-    const known = new Set(
-      (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),
-    )
+    const known = new Set((await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id))
     const referenceProblems: ItemProblem[] = []
     items.forEach((item, index) => {
       if (!known.has(item.prompt_id)) referenceProblems.push({ index, field: 'prompt_id', message: `no prompt ${item.prompt_id} in this workspace` })

@@ -30,9 +30,7 @@ export function batchError(problems: ItemProblem[], listName: string, total: num
 /** Checks that need the database: prompts of this workspace, model ↔ provider consistency. */
 async function checkReferences(trx: DB, workspaceId: string, items: ResponseItem[], problems: ItemProblem[]): Promise<void> {
   const promptIds = [...new Set(items.map((i) => i.prompt_id))]
-  const known = new Set(
-    (await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id),
-  )
+  const known = new Set((await trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', promptIds).execute()).map((r) => r.id))
   const models = [...new Set(items.map((i) => i.model))]
   const modelProviders = new Map(
     (await trx.selectFrom('model').select(['id', 'provider']).where('workspace_id', '=', workspaceId).where('id', 'in', models).execute()).map((r) => [r.id, r.provider]),

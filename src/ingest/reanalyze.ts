@@ -45,8 +45,16 @@ const inline: Analyser = { analyze: analyzeInline }
 /** How many responses and AI overviews a re-analysis of the workspace goes through. */
 export async function countReanalysisWork(db: DB, workspaceId: string): Promise<ReanalysisProgress> {
   const [responses, observations] = await Promise.all([
-    db.selectFrom('response').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
-    db.selectFrom('aio_observation').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('response')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('aio_observation')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow(),
   ])
   return { responses: Number(responses.n), observations: Number(observations.n) }
 }
@@ -179,7 +187,7 @@ export async function reanalyzeWorkspace(db: DB, workspaceId: string, options: R
   const batchSize = options.batchSize ?? REANALYSIS_BATCH
   const progress: ReanalysisProgress = { responses: 0, observations: 0 }
 
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const rows = await readResponseBatch(db, workspaceId, after, batchSize)
     if (rows.length === 0) break
     await reanalyzeResponseBatch(db, workspaceId, rows, matcher, options.analyser)
@@ -188,7 +196,7 @@ export async function reanalyzeWorkspace(db: DB, workspaceId: string, options: R
     await options.afterBatch?.({ ...progress })
   }
 
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const rows = await readObservationBatch(db, workspaceId, after, batchSize)
     if (rows.length === 0) break
     await reanalyzeObservationBatch(db, workspaceId, rows, matcher)

@@ -39,7 +39,8 @@ const externalId = Nullable(
   Type.String({ minLength: 1, maxLength: MAX_ID, pattern: '\\S', description: 'Your id for the item; a second item with the same id is a duplicate, not an error (safe retries)' }),
 )
 const promptId = Type.String({ format: 'uuid', description: 'The id of a prompt of this workspace' })
-const timestamp = (description: string) => Type.String({ format: 'date-time', description: `${description}: RFC 3339 (ISO 8601) with a time zone, e.g. 2026-05-01T12:00:00Z; at most one day in the future` })
+const timestamp = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description}: RFC 3339 (ISO 8601) with a time zone, e.g. 2026-05-01T12:00:00Z; at most one day in the future` })
 
 export const ResponseItemSchema = Type.Object(
   {
@@ -108,7 +109,15 @@ function fieldOf(instancePath: string): string {
 const quote = (name: string) => `"${name.length > 40 ? `${name.slice(0, 37)}...` : name}"`
 
 function typeWords(type: unknown): string {
-  const words: Record<string, string> = { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', array: 'an array', object: 'a JSON object', null: 'null' }
+  const words: Record<string, string> = {
+    string: 'a string',
+    number: 'a number',
+    integer: 'a whole number',
+    boolean: 'true or false',
+    array: 'an array',
+    object: 'a JSON object',
+    null: 'null',
+  }
   const types = (Array.isArray(type) ? type : [type]).map((t) => words[String(t)] ?? String(t))
   return types.join(' or ')
 }
@@ -183,8 +192,7 @@ function schemaProblems(validator: Validator<NoContext, TSchema>, item: unknown,
     // TypeBox reports each unknown field twice: on its own ("schema is false") and once
     // for the object with all their names; the second is the one to show.
     if (error.keyword === 'boolean' && error.schemaPath.endsWith('/additionalProperties')) continue
-    const fields =
-      error.keyword === 'required' ? error.params.requiredProperties.map((p) => fieldOf(`${error.instancePath}/${p}`)) : [fieldOf(error.instancePath)]
+    const fields = error.keyword === 'required' ? error.params.requiredProperties.map((p) => fieldOf(`${error.instancePath}/${p}`)) : [fieldOf(error.instancePath)]
     for (const field of fields) {
       if (byField.has(field)) continue
       const message = error.keyword === 'required' ? `${field} is required` : reason(error, field, unknownOmitted, allowed)
@@ -214,7 +222,13 @@ const aioRules: ItemRules = (item, index, badFields, now) => [
     : []),
 ]
 
-function validateItems<S extends TSchema>(items: readonly unknown[], validator: Validator<NoContext, S>, allowed: readonly string[], rules: ItemRules, now: Date): ProblemReport<Static<S>> {
+function validateItems<S extends TSchema>(
+  items: readonly unknown[],
+  validator: Validator<NoContext, S>,
+  allowed: readonly string[],
+  rules: ItemRules,
+  now: Date,
+): ProblemReport<Static<S>> {
   const valid: Static<S>[] = []
   const problems: ItemProblem[] = []
   let total = 0

@@ -156,7 +156,11 @@ export class JobRuntime implements JobQueue {
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = await this.boss.send(type, { workspaceId }, { singletonKey: workspaceId, db: executor })
       if (id) {
-        await db.insertInto('job').values({ workspace_id: workspaceId, id, type }).onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing()).execute()
+        await db
+          .insertInto('job')
+          .values({ workspace_id: workspaceId, id, type })
+          .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
+          .execute()
         return { id, state: 'queued' }
       }
       // A job of this type is already queued for the workspace: it has not started, so it
@@ -273,14 +277,17 @@ export class JobRuntime implements JobQueue {
           .doUpdateSet({ state: 'running', started_at: now, heartbeat_at: now, finished_at: null, error_code: null, error_message: null, progress_done: 0 }),
       )
       .execute()
-    const heartbeat = setInterval(() => {
-      db.updateTable('job')
-        .set({ heartbeat_at: new Date() })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', job.id)
-        .execute()
-        .catch((error: unknown) => this.options.log?.warn({ err: error, jobId: job.id }, 'could not record the job heartbeat'))
-    }, (this.lostAfterSeconds * 1000) / 6)
+    const heartbeat = setInterval(
+      () => {
+        db.updateTable('job')
+          .set({ heartbeat_at: new Date() })
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', job.id)
+          .execute()
+          .catch((error: unknown) => this.options.log?.warn({ err: error, jobId: job.id }, 'could not record the job heartbeat'))
+      },
+      (this.lostAfterSeconds * 1000) / 6,
+    )
     heartbeat.unref()
     const isStopping = () => this.stoppingFlag
     const context: JobContext = {

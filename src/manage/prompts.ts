@@ -49,7 +49,12 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
   const query =
     Object.keys(changes).length === 0
       ? db.selectFrom('prompt').select(promptColumns).where('workspace_id', '=', workspaceId).where('id', '=', promptId)
-      : db.updateTable('prompt').set({ ...changes, updated_at: new Date() }).where('workspace_id', '=', workspaceId).where('id', '=', promptId).returning(promptColumns)
+      : db
+          .updateTable('prompt')
+          .set({ ...changes, updated_at: new Date() })
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', promptId)
+          .returning(promptColumns)
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
   // Rollups are keyed by the prompt's tag set; its history moves with the new tags.

@@ -33,9 +33,7 @@ export async function resolveAnalyticsFilters(db: DB, workspaceId: string, query
   const range = resolveDateRange({ start: query.start_date, end: query.end_date }, undefined, now)
   const modelIds = query.model_ids ?? []
   if (modelIds.length) {
-    const known = new Set(
-      (await db.selectFrom('model').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', modelIds).execute()).map((r) => r.id),
-    )
+    const known = new Set((await db.selectFrom('model').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', modelIds).execute()).map((r) => r.id))
     const unknown = modelIds.filter((id) => !known.has(id))
     if (unknown.length) throw invalidParameter('model_ids', `Unknown model id ${unknown.map((id) => `"${id}"`).join(', ')}; see /api/v1/filters for this workspace's models`)
   }
@@ -63,9 +61,7 @@ export function responseFilterConditions(
   if (filters.providers.length) conditions.push(sql<SqlBool>`${col('provider')} = any(${filters.providers}::text[])`)
   if (filters.modelIds.length) conditions.push(sql<SqlBool>`${col('model')} = any(${filters.modelIds}::text[])`)
   if (filters.tags.length) {
-    conditions.push(
-      sql<SqlBool>`${col('prompt_id')} in (select p.id from prompt p where p.workspace_id = ${workspaceId} and p.tags && ${filters.tags}::text[])`,
-    )
+    conditions.push(sql<SqlBool>`${col('prompt_id')} in (select p.id from prompt p where p.workspace_id = ${workspaceId} and p.tags && ${filters.tags}::text[])`)
   }
   return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`
 }

@@ -32,7 +32,10 @@ export function rollupConditions(
  * filter, else the tag-set grain. Both are exact; the totals are far smaller. Filters
  * neither serves are a programming error (the dashboard has no path over the facts).
  */
-export function rollupTables(filters: Partial<AnalyticsFilters>): { responses: 'daily_response_totals' | 'daily_response_stats'; brands: 'daily_brand_totals' | 'daily_mention_stats' } {
+export function rollupTables(filters: Partial<AnalyticsFilters>): {
+  responses: 'daily_response_totals' | 'daily_response_stats'
+  brands: 'daily_brand_totals' | 'daily_mention_stats'
+} {
   if (rollupServes(['response-totals', 'brand-totals'], filters)) return { responses: 'daily_response_totals', brands: 'daily_brand_totals' }
   if (rollupServes(['response-stats', 'mention-stats'], filters)) return { responses: 'daily_response_stats', brands: 'daily_mention_stats' }
   throw new Error('no rollup serves these filters; declare the filter in a rollup family (src/rollups) or read the facts')
@@ -69,9 +72,7 @@ export function rollupRowsInRange(
   filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
   columns: readonly string[],
 ): RawBuilder<unknown> {
-  return calendarRollupRows(rollupTables(filters)[kind], columns, filters.range, (dateColumn, range) =>
-    rollupConditions('s', workspaceId, { ...filters, range }, dateColumn),
-  )
+  return calendarRollupRows(rollupTables(filters)[kind], columns, filters.range, (dateColumn, range) => rollupConditions('s', workspaceId, { ...filters, range }, dateColumn))
 }
 
 /**
@@ -99,7 +100,12 @@ export async function countDistinctDomains(db: DB, workspaceId: string, filters:
   if (filters.providers.length) parts.push(sql<SqlBool>`c.provider = any(${filters.providers}::text[])`)
   if (filters.modelIds.length) parts.push(sql<SqlBool>`c.model = any(${filters.modelIds}::text[])`)
   if (filters.tags.length) {
-    const prompts = await db.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId).where(sql<SqlBool>`tags && ${filters.tags}::text[]`).execute()
+    const prompts = await db
+      .selectFrom('prompt')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where(sql<SqlBool>`tags && ${filters.tags}::text[]`)
+      .execute()
     if (prompts.length === 0) return 0
     parts.push(sql<SqlBool>`c.prompt_id = any(${prompts.map((p) => p.id)}::uuid[])`)
   }

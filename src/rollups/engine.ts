@@ -71,10 +71,7 @@ function mergeExpression(column: string, rule: MergeRule): RawBuilder<unknown> {
  */
 function upsert(plan: TablePlan, rows: RawBuilder<unknown>, sign: 1 | -1): RawBuilder<unknown> {
   const measureNames = plan.measures.map(([m]) => m)
-  const selected = [
-    ...plan.keys.map((k) => sql.ref(`d.${k}`)),
-    ...measureNames.map((m) => (sign === 1 ? sql.ref(`d.${m}`) : sql`-${sql.ref(`d.${m}`)}`)),
-  ]
+  const selected = [...plan.keys.map((k) => sql.ref(`d.${k}`)), ...measureNames.map((m) => (sign === 1 ? sql.ref(`d.${m}`) : sql`-${sql.ref(`d.${m}`)}`))]
   const updates = plan.measures.filter(([, rule]) => rule !== 'keep')
   // A day set already holding these days needs no new row version.
   const unionOnly = updates.length > 0 && updates.every(([, rule]) => rule === 'union')
@@ -82,7 +79,14 @@ function upsert(plan: TablePlan, rows: RawBuilder<unknown>, sign: 1 | -1): RawBu
     updates.length === 0
       ? sql`on conflict (${names(plan.keys)}) do nothing`
       : sql`on conflict (${names(plan.keys)}) do update set ${sql.join(updates.map(([m, rule]) => sql`${sql.ref(m)} = ${mergeExpression(m, rule)}`))}
-          ${unionOnly ? sql`where not ${sql.join(updates.map(([m]) => sql`s.${sql.ref(m)} @> excluded.${sql.ref(m)}`), sql` and `)}` : sql``}`
+          ${
+            unionOnly
+              ? sql`where not ${sql.join(
+                  updates.map(([m]) => sql`s.${sql.ref(m)} @> excluded.${sql.ref(m)}`),
+                  sql` and `,
+                )}`
+              : sql``
+          }`
   return sql`
     insert into ${sql.table(plan.table)} as s (${names([...plan.keys, ...measureNames])})
     select ${sql.join(selected)} from (${plan.fromSelect(rows)}) d
@@ -103,7 +107,11 @@ function deleteEmptied(plan: TablePlan, rows: RawBuilder<unknown>): RawBuilder<u
  * daily and monthly tables. The data-modifying CTEs run in the same order for every batch,
  * so row locks are taken in one order across tables too.
  */
-function batchStatement(families: readonly RollupFamily[], scope: Required<RollupScope>, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+function batchStatement(
+  families: readonly RollupFamily[],
+  scope: Required<RollupScope>,
+  write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const ctes: RawBuilder<unknown>[] = []
   const writes: RawBuilder<unknown>[] = []
   families.forEach((f, i) => {

@@ -60,7 +60,10 @@ describe('analyzeResponse', () => {
     const analysis = analyzeResponse(
       {
         content: 'See [the docs](https://notion.so/help) and https://www.reddit.com/r/Notion/',
-        citations: [{ url: 'https://notion.so/help#x', title: 'Notion Help' }, { url: 'https://g2.com/notion', title: null }],
+        citations: [
+          { url: 'https://notion.so/help#x', title: 'Notion Help' },
+          { url: 'https://g2.com/notion', title: null },
+        ],
       },
       brands,
     )

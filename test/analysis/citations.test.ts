@@ -15,10 +15,7 @@ describe('extractCitations', () => {
   })
 
   it('de-duplicates by normalized URL', () => {
-    const citations = extractCitations('https://www.example.com/a/?utm_source=chatgpt.com#top', [
-      { url: 'https://example.com/a' },
-      { url: 'HTTPS://EXAMPLE.COM:443/a?gclid=123' },
-    ])
+    const citations = extractCitations('https://www.example.com/a/?utm_source=chatgpt.com#top', [{ url: 'https://example.com/a' }, { url: 'HTTPS://EXAMPLE.COM:443/a?gclid=123' }])
     expect(citations).toEqual([{ url: 'https://example.com/a', domain: 'example.com', title: '' }])
   })
 
@@ -34,9 +31,7 @@ describe('extractCitations', () => {
   })
 
   it('never uses markdown link text as a title', () => {
-    expect(extractCitations('[Great guide](https://example.com/guide)', [])).toEqual([
-      { url: 'https://example.com/guide', domain: 'example.com', title: '' },
-    ])
+    expect(extractCitations('[Great guide](https://example.com/guide)', [])).toEqual([{ url: 'https://example.com/guide', domain: 'example.com', title: '' }])
   })
 
   it('gives a content URL the provider title when the provider also cited it', () => {

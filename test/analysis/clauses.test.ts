@@ -4,7 +4,27 @@ import { scoreBrandsInSentence } from '../../src/analysis/clauses.js'
 import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
 import { scoreSentences, textSentiment } from '../../src/analysis/sentiment.js'
 
-const names = ['Notion', 'Asana', 'Trello', 'Jira', 'ClickUp', 'Shopify', 'WooCommerce', 'Bitwarden', '1Password', 'Zoho', 'HubSpot', 'Zendesk', 'Canva', 'T-Mobile', 'Verizon', 'Stripe', 'Slack', 'MS Teams', 'Ben & Jerry’s']
+const names = [
+  'Notion',
+  'Asana',
+  'Trello',
+  'Jira',
+  'ClickUp',
+  'Shopify',
+  'WooCommerce',
+  'Bitwarden',
+  '1Password',
+  'Zoho',
+  'HubSpot',
+  'Zendesk',
+  'Canva',
+  'T-Mobile',
+  'Verizon',
+  'Stripe',
+  'Slack',
+  'MS Teams',
+  'Ben & Jerry’s',
+]
 const brands: BrandTerms[] = names.map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
 

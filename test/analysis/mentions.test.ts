@@ -1,13 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  BrandMatcher,
-  compileBrandMatcher,
-  findMentionMatches,
-  findMentions,
-  positionsFromFirstIndexes,
-  type BrandTerms,
-} from '../../src/analysis/mentions.js'
+import { BrandMatcher, compileBrandMatcher, findMentionMatches, findMentions, positionsFromFirstIndexes, type BrandTerms } from '../../src/analysis/mentions.js'
 
 const brand = (id: string, name: string, aliases: string[] = [], domain: string | null = null): BrandTerms => ({
   id,
@@ -30,12 +23,7 @@ describe('findMentionMatches: word boundaries', () => {
   })
 
   it('matches next to punctuation, possessives and hyphens', () => {
-    expect(found("Notion's editor, (Notion), Notion-based, «Notion»", notion).map(([, t]) => t)).toEqual([
-      'Notion',
-      'Notion',
-      'Notion',
-      'Notion',
-    ])
+    expect(found("Notion's editor, (Notion), Notion-based, «Notion»", notion).map(([, t]) => t)).toEqual(['Notion', 'Notion', 'Notion', 'Notion'])
   })
 
   it('matches at the very start and end of the text', () => {
@@ -60,12 +48,7 @@ describe('findMentionMatches: word boundaries', () => {
 describe('findMentionMatches: Unicode', () => {
   it('matches accented multi-word names, case-insensitively, across whitespace runs', () => {
     const brands = [brand('nero', 'Café Nero')]
-    expect(found('Café Nero, CAFÉ NERO, Café  Nero and Café\nNero', brands).map(([, t]) => t)).toEqual([
-      'Café Nero',
-      'CAFÉ NERO',
-      'Café  Nero',
-      'Café\nNero',
-    ])
+    expect(found('Café Nero, CAFÉ NERO, Café  Nero and Café\nNero', brands).map(([, t]) => t)).toEqual(['Café Nero', 'CAFÉ NERO', 'Café  Nero', 'Café\nNero'])
   })
 
   it('does not treat an accented letter as a boundary', () => {
@@ -137,9 +120,7 @@ describe('findMentionMatches: overlaps between brands', () => {
 
   it('never returns overlapping or unsorted matches (property)', () => {
     const names = ['Monday', 'Monday.com', 'Day', 'Mon', 'Café Nero', 'Nero', '小米', '小米手机', 'Notion', 'AI']
-    const brandsArb = fc
-      .uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: names.length })
-      .map((ns) => ns.map((n, i) => brand(`b${i}`, n)))
+    const brandsArb = fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: names.length }).map((ns) => ns.map((n, i) => brand(`b${i}`, n)))
     const piece = fc.constantFrom(...names, ' ', '.', 'com', 'munity', 'x', '小', '手机', '\n', 'https://x.com/', '[t](u)')
     fc.assert(
       fc.property(brandsArb, fc.array(piece, { maxLength: 25 }), (brands, pieces) => {
@@ -162,9 +143,7 @@ describe('findMentionMatches: URLs and domains', () => {
   const notion = brand('notion', 'Notion', [], 'notion.so')
 
   it('does not match inside bare URLs', () => {
-    expect(found('See https://www.notion.so/product and https://example.com/blog/notion-review.', [notion])).toEqual(
-      [],
-    )
+    expect(found('See https://www.notion.so/product and https://example.com/blog/notion-review.', [notion])).toEqual([])
   })
 
   it('matches markdown link text but not its target', () => {
@@ -177,11 +156,7 @@ describe('findMentionMatches: URLs and domains', () => {
   })
 
   it('matches the domain written as prose, also under www. or in an email address', () => {
-    expect(found('Sign up at notion.so, www.notion.so or help@notion.so', [notion]).map(([, t]) => t)).toEqual([
-      'notion.so',
-      'notion.so',
-      'notion.so',
-    ])
+    expect(found('Sign up at notion.so, www.notion.so or help@notion.so', [notion]).map(([, t]) => t)).toEqual(['notion.so', 'notion.so', 'notion.so'])
   })
 
   it('accepts a domain configured as a URL and a punycode domain written natively', () => {
@@ -295,10 +270,7 @@ describe('findMentionMatches: typographic variants and markdown escapes (DESIGN 
     for (const apostrophe of ['’', '‘', 'ʼ', '′', "'"]) {
       expect(found(`I like Paula${apostrophe}s Choice a lot`, straight)).toEqual([['pc', `Paula${apostrophe}s Choice`]])
     }
-    expect(found("Ben & Jerry's and Ben & Jerry’s", [brand('bj', 'Ben & Jerry’s')]).map(([, t]) => t)).toEqual([
-      "Ben & Jerry's",
-      'Ben & Jerry’s',
-    ])
+    expect(found("Ben & Jerry's and Ben & Jerry’s", [brand('bj', 'Ben & Jerry’s')]).map(([, t]) => t)).toEqual(["Ben & Jerry's", 'Ben & Jerry’s'])
   })
 
   it('treats curly quotes and dashes as their ASCII forms', () => {
@@ -318,11 +290,7 @@ describe('findMentionMatches: typographic variants and markdown escapes (DESIGN 
 
   it('matches a name ending in a full stop when a letter follows the stop', () => {
     const warner = [brand('wb', 'Warner Bros.')]
-    expect(found('Warner Bros.Discovery, Warner Bros. Pictures, by Warner Bros.', warner).map(([, t]) => t)).toEqual([
-      'Warner Bros.',
-      'Warner Bros.',
-      'Warner Bros.',
-    ])
+    expect(found('Warner Bros.Discovery, Warner Bros. Pictures, by Warner Bros.', warner).map(([, t]) => t)).toEqual(['Warner Bros.', 'Warner Bros.', 'Warner Bros.'])
     // the start of the name still needs its boundary
     expect(found('XWarner Bros.', warner)).toEqual([])
   })
@@ -340,7 +308,15 @@ function regexReference(text: string, brands: BrandTerms[]): [string, string][] 
       terms.push({ id: b.id, text: t })
     }
   const sorted = terms.map((t, order) => ({ ...t, order })).sort((a, b) => b.text.length - a.text.length || a.order - b.order)
-  const alternatives = sorted.map((t) => `(${t.text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&').split(' ').join('\\s+')})`).join('|')
+  const alternatives = sorted
+    .map(
+      (t) =>
+        `(${t.text
+          .replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+          .split(' ')
+          .join('\\s+')})`,
+    )
+    .join('|')
   const regex = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])(?:${alternatives})(?![\\p{L}\\p{N}\\p{M}])`, 'giu')
   return [...text.matchAll(regex)].map((m) => [sorted[m.slice(1).findIndex((g) => g !== undefined)].id, m[0]])
 }
@@ -352,14 +328,10 @@ describe('BrandMatcher: automaton agrees with the regular-expression rules', () 
     const brandsArb = fc
       .array(fc.array(term, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 })
       .map((list) => list.map(([name, ...aliases], i) => brand(`b${i}`, name, aliases)))
-    const textArb = fc
-      .array(fc.constantFrom('a', 'b', 'ab', 'A', ' ', ' ', ' ', '  ', '\n', '.', 'x', '1'), { maxLength: 30 })
-      .map((cs) => cs.join(''))
+    const textArb = fc.array(fc.constantFrom('a', 'b', 'ab', 'A', ' ', ' ', ' ', '  ', '\n', '.', 'x', '1'), { maxLength: 30 }).map((cs) => cs.join(''))
     fc.assert(
       fc.property(brandsArb, textArb, (brands, text) => {
-        expect(new BrandMatcher(brands).match(text).map((m) => [m.brandId, text.slice(m.start, m.end)])).toEqual(
-          regexReference(text, brands),
-        )
+        expect(new BrandMatcher(brands).match(text).map((m) => [m.brandId, text.slice(m.start, m.end)])).toEqual(regexReference(text, brands))
       }),
       { numRuns: 500 },
     )
@@ -367,14 +339,22 @@ describe('BrandMatcher: automaton agrees with the regular-expression rules', () 
 
   it('handles 300 brands × 10 aliases and 100 brands × 50 aliases of 190 characters', () => {
     const many = Array.from({ length: 300 }, (_, b) =>
-      brand(`b${b}`, `Brand${b}`, Array.from({ length: 10 }, (_, a) => `Brand${b} Alias ${a}`)),
+      brand(
+        `b${b}`,
+        `Brand${b}`,
+        Array.from({ length: 10 }, (_, a) => `Brand${b} Alias ${a}`),
+      ),
     )
     expect(found('Brand7 Alias 3 beats Brand299, not Brand3000.', many)).toEqual([
       ['b7', 'Brand7 Alias 3'],
       ['b299', 'Brand299'],
     ])
     const long = Array.from({ length: 100 }, (_, b) =>
-      brand(`l${b}`, `Long${b}`, Array.from({ length: 50 }, (_, a) => `Long${b} ${a} ${'word '.repeat(40)}`.slice(0, 190).trim())),
+      brand(
+        `l${b}`,
+        `Long${b}`,
+        Array.from({ length: 50 }, (_, a) => `Long${b} ${a} ${'word '.repeat(40)}`.slice(0, 190).trim()),
+      ),
     )
     const alias = long[42].aliases[17]
     expect(found(`Intro. ${alias}! Then Long1 and ${alias.slice(0, 100)}`, long)).toEqual([

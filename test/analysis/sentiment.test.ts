@@ -1,12 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  meanSentiment,
-  scoreSentences,
-  sentenceSentiment,
-  splitSentences,
-  textSentiment,
-} from '../../src/analysis/sentiment.js'
+import { meanSentiment, scoreSentences, sentenceSentiment, splitSentences, textSentiment } from '../../src/analysis/sentiment.js'
 
 describe('splitSentences', () => {
   it('splits prose into sentences with offsets into the original text', () => {
@@ -31,18 +25,11 @@ describe('splitSentences', () => {
   })
 
   it('handles Windows line endings and Unicode line separators', () => {
-    expect(splitSentences('one line\r\nsecond line\u2028third line').map((s) => s.text)).toEqual([
-      'one line',
-      'second line',
-      'third line',
-    ])
+    expect(splitSentences('one line\r\nsecond line\u2028third line').map((s) => s.text)).toEqual(['one line', 'second line', 'third line'])
   })
 
   it('keeps abbreviations inside a sentence', () => {
-    expect(splitSentences('Dr. Smith joined Acme Inc. in 2020. He stayed.').map((s) => s.text)).toEqual([
-      'Dr. Smith joined Acme Inc. in 2020.',
-      'He stayed.',
-    ])
+    expect(splitSentences('Dr. Smith joined Acme Inc. in 2020. He stayed.').map((s) => s.text)).toEqual(['Dr. Smith joined Acme Inc. in 2020.', 'He stayed.'])
   })
 
   it('drops markup-only lines and returns nothing for blank text', () => {
@@ -58,7 +45,26 @@ describe('splitSentences', () => {
 
   it('returns sorted, non-overlapping, trimmed sentences that slice back to their text (property)', () => {
     const piece = fc.oneof(
-      fc.constantFrom('Notion is great. ', 'It is bad! ', 'Why? ', '\n', '\n\n', '- ', '1. ', '## ', '---', '  ', '\u2028', '\r\n', 'Dr. ', '😀', '小米', ':)', 'can\'t ', 'https://a.com/x. '),
+      fc.constantFrom(
+        'Notion is great. ',
+        'It is bad! ',
+        'Why? ',
+        '\n',
+        '\n\n',
+        '- ',
+        '1. ',
+        '## ',
+        '---',
+        '  ',
+        '\u2028',
+        '\r\n',
+        'Dr. ',
+        '😀',
+        '小米',
+        ':)',
+        "can't ",
+        'https://a.com/x. ',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 12 }),
     )
     fc.assert(

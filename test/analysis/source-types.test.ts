@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  classifySource,
-  compileSourceClassifier,
-  hasInstitutionalSuffix,
-  loadSourceDomains,
-  LISTED_SOURCE_TYPES,
-} from '../../src/analysis/source-types.js'
+import { classifySource, compileSourceClassifier, hasInstitutionalSuffix, loadSourceDomains, LISTED_SOURCE_TYPES } from '../../src/analysis/source-types.js'
 import { registrableDomain } from '../../src/analysis/urls.js'
 
 const none = { ownedDomains: [], competitorDomains: [] }

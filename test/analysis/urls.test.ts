@@ -19,10 +19,7 @@ describe('normalizeUrl', () => {
     ['http://example.com:443/a', 'http://example.com:443/a'],
     ['https://example.com:8443/a', 'https://example.com:8443/a'],
     // tracking parameters go, the rest keep their order and encoding
-    [
-      'https://example.com/a?utm_source=chatgpt&b=2&utm_medium=ai&gclid=x&a=1&fbclid=y&UTM_Campaign=z',
-      'https://example.com/a?b=2&a=1',
-    ],
+    ['https://example.com/a?utm_source=chatgpt&b=2&utm_medium=ai&gclid=x&a=1&fbclid=y&UTM_Campaign=z', 'https://example.com/a?b=2&a=1'],
     ['https://example.com/a?utm_source=chatgpt.com', 'https://example.com/a'],
     ['https://example.com/search?q=a+b%20c&utm_term=x', 'https://example.com/search?q=a+b%20c'],
     ['https://example.com/a?', 'https://example.com/a'],
@@ -84,8 +81,7 @@ describe('normalizeUrl', () => {
   // Labels starting "xn--" are punycode and must decode; the URL parser rightly refuses
   // random ones (e.g. http://xn--a.0.com), so the generator leaves them out.
   const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/).filter((l) => !l.startsWith('xn--'))
-  const anyCase = (s: string, flips: boolean[]) =>
-    [...s].map((c, i) => (flips[i % Math.max(flips.length, 1)] ? c.toUpperCase() : c)).join('')
+  const anyCase = (s: string, flips: boolean[]) => [...s].map((c, i) => (flips[i % Math.max(flips.length, 1)] ? c.toUpperCase() : c)).join('')
   const url = fc
     .record({
       scheme: fc.constantFrom('http', 'https', 'HTTP', 'Https'),
@@ -103,11 +99,7 @@ describe('normalizeUrl', () => {
     .map((u) => {
       const host = anyCase([...u.sub, u.site, u.suffix].join('.'), u.flips)
       const params = [u.query, ...u.tracking].filter((p) => p !== undefined && p !== '')
-      return (
-        `${u.scheme}://${u.www}${host}${u.port}${u.path}` +
-        (params.length ? `?${params.join('&')}` : '') +
-        (u.fragment !== undefined ? `#${u.fragment}` : '')
-      )
+      return `${u.scheme}://${u.www}${host}${u.port}${u.path}` + (params.length ? `?${params.join('&')}` : '') + (u.fragment !== undefined ? `#${u.fragment}` : '')
     })
 
   it('is idempotent (property)', () => {
@@ -167,12 +159,9 @@ describe('registrableDomain', () => {
     expect(registrableDomain(input)).toBe(expected)
   })
 
-  it.each([['localhost'], ['127.0.0.1'], ['http://[::1]/'], ['gov.uk'], ['co.uk'], ['printer.local'], [''], ['  ']])(
-    '%j has none',
-    (input) => {
-      expect(registrableDomain(input)).toBeNull()
-    },
-  )
+  it.each([['localhost'], ['127.0.0.1'], ['http://[::1]/'], ['gov.uk'], ['co.uk'], ['printer.local'], [''], ['  ']])('%j has none', (input) => {
+    expect(registrableDomain(input)).toBeNull()
+  })
 })
 
 describe('toHostname', () => {
@@ -200,17 +189,11 @@ describe('findUrlSpans', () => {
       'https://c.com/y',
       'https://d.com',
     ])
-    expect(urls('"https://quoted.com/a" and **https://bold.com/b** and _https://em.com/c_')).toEqual([
-      'https://quoted.com/a',
-      'https://bold.com/b',
-      'https://em.com/c',
-    ])
+    expect(urls('"https://quoted.com/a" and **https://bold.com/b** and _https://em.com/c_')).toEqual(['https://quoted.com/a', 'https://bold.com/b', 'https://em.com/c'])
   })
 
   it('keeps balanced parentheses but not an unbalanced closing one', () => {
-    expect(urls('(see https://en.wikipedia.org/wiki/Mercury_(planet)).')).toEqual([
-      'https://en.wikipedia.org/wiki/Mercury_(planet)',
-    ])
+    expect(urls('(see https://en.wikipedia.org/wiki/Mercury_(planet)).')).toEqual(['https://en.wikipedia.org/wiki/Mercury_(planet)'])
     expect(urls('(source: https://example.com/a)')).toEqual(['https://example.com/a'])
   })
 
@@ -228,11 +211,7 @@ describe('findUrlSpans', () => {
   })
 
   it('handles citation-style link text and link text that is itself a URL', () => {
-    expect(urls('Fast [[1]](https://a.com/x) and [https://b.com/y](https://b.com/y)')).toEqual([
-      'https://a.com/x',
-      'https://b.com/y',
-      'https://b.com/y',
-    ])
+    expect(urls('Fast [[1]](https://a.com/x) and [https://b.com/y](https://b.com/y)')).toEqual(['https://a.com/x', 'https://b.com/y', 'https://b.com/y'])
   })
 
   it('ignores a scheme with nothing after it and text without URLs', () => {

@@ -233,7 +233,12 @@ describe.each(testBackends)('AIO metrics (%s)', (backend) => {
         brand_appearances: { Acme: 2, Globex: 2, Initech: 1, Umbrella: 0 },
       })
       // A2: o3, o4 → 2 of 2.
-      expect(await forPrompt(prompt.a2)).toMatchObject({ coverage_rate: 1, total_queries: 2, queries_with_aio: 2, brand_appearances: { Acme: 1, Globex: 1, Initech: 1, Umbrella: 0 } })
+      expect(await forPrompt(prompt.a2)).toMatchObject({
+        coverage_rate: 1,
+        total_queries: 2,
+        queries_with_aio: 2,
+        brand_appearances: { Acme: 1, Globex: 1, Initech: 1, Umbrella: 0 },
+      })
       // A3: o6, AIO without brands.
       expect(await forPrompt(prompt.a3)).toMatchObject({ coverage_rate: 1, total_queries: 1, brand_appearances: { Acme: 0, Globex: 0, Initech: 0, Umbrella: 0 } })
     })

@@ -15,7 +15,12 @@ const TODAY = '2026-06-30'
 describe.each(testBackends)('responses match the OpenAPI document (%s)', (backend) => {
   let ctx: TestContext
   let key: string
-  let document: { paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> }
+  let document: {
+    paths: Record<
+      string,
+      Record<string, { parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+    >
+  }
   const ids: Record<string, string> = {}
 
   beforeAll(async () => {

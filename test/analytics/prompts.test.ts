@@ -252,7 +252,7 @@ describe.each(testBackends)('prompt analytics (%s)', (backend) => {
       }
     })
 
-    it("another workspace sees only its own prompts and counts", async () => {
+    it('another workspace sees only its own prompts and counts', async () => {
       const body = await list(`brand_id=${foreignBrand}&${JUNE}`, b.key)
       // B: one prompt, two June responses, both mention its Acme → 100.
       expect(body.data.prompts).toEqual([
@@ -275,7 +275,13 @@ describe.each(testBackends)('prompt analytics (%s)', (backend) => {
     it('returns the prompt, its metrics, the previous period and the change', async () => {
       const data = await detail(prompt.p1)
       expect(Object.keys(data).sort()).toEqual(['brands', 'by_provider', 'change', 'daily_trend', 'metrics', 'period', 'previous_period', 'prompt', 'top_sources'])
-      expect(data.prompt).toEqual({ id: prompt.p1, text: 'best crm for startups', tags: ['crm', 'smb'], is_active: true, created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) })
+      expect(data.prompt).toEqual({
+        id: prompt.p1,
+        text: 'best crm for startups',
+        tags: ['crm', 'smb'],
+        is_active: true,
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
+      })
       expect(data.period).toEqual({ start: '2025-06-01', end: '2025-06-30' })
 
       // Sentiments come from the NLP library: read the stored per-response values.
@@ -322,9 +328,36 @@ describe.each(testBackends)('prompt analytics (%s)', (backend) => {
       // Positions: Acme r1 1, r3 1 → 1; Globex r1 2, r2 1 → 1.5; Initech r3 2 → 2.
       // Order: visibility desc, then name (Acme before Globex at 50).
       expect(data.brands).toEqual([
-        { brand_id: brand.acme, name: 'Acme', is_primary: true, visibility_score: 50, mention_count: 3, share_of_voice: 50, sentiment_avg: sentimentOf(brand.acme), position_avg: 1 },
-        { brand_id: brand.globex, name: 'Globex', is_primary: false, visibility_score: 50, mention_count: 2, share_of_voice: 33.33, sentiment_avg: sentimentOf(brand.globex), position_avg: 1.5 },
-        { brand_id: brand.initech, name: 'Initech', is_primary: false, visibility_score: 25, mention_count: 1, share_of_voice: 16.67, sentiment_avg: sentimentOf(brand.initech), position_avg: 2 },
+        {
+          brand_id: brand.acme,
+          name: 'Acme',
+          is_primary: true,
+          visibility_score: 50,
+          mention_count: 3,
+          share_of_voice: 50,
+          sentiment_avg: sentimentOf(brand.acme),
+          position_avg: 1,
+        },
+        {
+          brand_id: brand.globex,
+          name: 'Globex',
+          is_primary: false,
+          visibility_score: 50,
+          mention_count: 2,
+          share_of_voice: 33.33,
+          sentiment_avg: sentimentOf(brand.globex),
+          position_avg: 1.5,
+        },
+        {
+          brand_id: brand.initech,
+          name: 'Initech',
+          is_primary: false,
+          visibility_score: 25,
+          mention_count: 1,
+          share_of_voice: 16.67,
+          sentiment_avg: sentimentOf(brand.initech),
+          position_avg: 2,
+        },
         { brand_id: brand.umbrella, name: 'Umbrella', is_primary: false, visibility_score: 0, mention_count: 0, share_of_voice: 0, sentiment_avg: 0, position_avg: 0 },
       ])
       // "Acme is great. Acme is fast." reads positive.
@@ -347,10 +380,7 @@ describe.each(testBackends)('prompt analytics (%s)', (backend) => {
       expect(busy).toEqual(['2025-06-01', '2025-06-02', '2025-06-03', '2025-06-10'])
       // g2.com: r1 (www. and utm_ dropped) + r2 (URL in the text) = 2; example.org 1; d01..d11.com 1 each.
       // Top 10: g2.com, then the count-1 domains by name: d01..d09.com (example.org and d10, d11 fall off).
-      expect(data.top_sources).toEqual([
-        { domain: 'g2.com', citation_count: 2 },
-        ...Array.from({ length: 9 }, (_, i) => ({ domain: `d0${i + 1}.com`, citation_count: 1 })),
-      ])
+      expect(data.top_sources).toEqual([{ domain: 'g2.com', citation_count: 2 }, ...Array.from({ length: 9 }, (_, i) => ({ domain: `d0${i + 1}.com`, citation_count: 1 }))])
     })
 
     it('applies the analytics filters to both periods', async () => {

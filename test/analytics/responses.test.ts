@@ -71,7 +71,11 @@ describe.each(testBackends)('GET /api/v1/responses (%s)', (backend) => {
   }
   const names = (responses: Preview[]) => responses.map((r) => Object.entries(id).find(([, v]) => v === r.id)?.[0] ?? `foreign:${r.id}`)
   // Same instant: the larger id first.
-  const tied = () => [id.s7, id.s8].sort().reverse().map((v) => (v === id.s7 ? 's7' : 's8'))
+  const tied = () =>
+    [id.s7, id.s8]
+      .sort()
+      .reverse()
+      .map((v) => (v === id.s7 ? 's7' : 's8'))
 
   it('lists responses newest first with exactly the spec fields and page, per_page, total_items', async () => {
     const data = await fetchList(JULY)

@@ -22,17 +22,20 @@ const TODAY = '2026-06-30'
 
 /** The definitions of DESIGN §7, written directly over the fact tables. */
 async function referenceDashboard(ctx: TestContext, workspaceId: string, f: AnalyticsFilters) {
-  const where = (t: string) => sql.join(
-    [
-      sql`${sql.ref(`${t}.workspace_id`)} = ${workspaceId}`,
-      sql`${sql.ref(`${t}.created_at`)} >= ${f.from}`,
-      sql`${sql.ref(`${t}.created_at`)} < ${f.to}`,
-      ...(f.providers.length ? [sql`${sql.ref(`${t}.provider`)} = any(${f.providers}::text[])`] : []),
-      ...(f.modelIds.length ? [sql`${sql.ref(`${t}.model`)} = any(${f.modelIds}::text[])`] : []),
-      ...(f.tags.length ? [sql`exists (select 1 from prompt p where p.workspace_id = ${workspaceId} and p.id = ${sql.ref(`${t}.prompt_id`)} and p.tags && ${f.tags}::text[])`] : []),
-    ],
-    sql` and `,
-  )
+  const where = (t: string) =>
+    sql.join(
+      [
+        sql`${sql.ref(`${t}.workspace_id`)} = ${workspaceId}`,
+        sql`${sql.ref(`${t}.created_at`)} >= ${f.from}`,
+        sql`${sql.ref(`${t}.created_at`)} < ${f.to}`,
+        ...(f.providers.length ? [sql`${sql.ref(`${t}.provider`)} = any(${f.providers}::text[])`] : []),
+        ...(f.modelIds.length ? [sql`${sql.ref(`${t}.model`)} = any(${f.modelIds}::text[])`] : []),
+        ...(f.tags.length
+          ? [sql`exists (select 1 from prompt p where p.workspace_id = ${workspaceId} and p.id = ${sql.ref(`${t}.prompt_id`)} and p.tags && ${f.tags}::text[])`]
+          : []),
+      ],
+      sql` and `,
+    )
   const db = ctx.database.db
   const total = Number((await sql<{ n: number }>`select count(*) as n from response r where ${where('r')}`.execute(db)).rows[0].n)
   const perBrand = (
@@ -132,7 +135,7 @@ describe.each(testBackends)('rollups equal the raw facts (%s)', (backend) => {
     )
   }, 300_000)
 
-  it('prompt performance and a brand\'s top prompts: identical to the facts under tags', async () => {
+  it("prompt performance and a brand's top prompts: identical to the facts under tags", async () => {
     const db = ctx.database.db
     const brands = (await db.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).orderBy('id').execute()).map((b) => b.id)
     await fc.assert(

@@ -69,7 +69,13 @@ describe.each(testBackends)('GET /api/v1/sources (%s)', (backend) => {
         citations: [{ url: 'https://en.wikipedia.org/wiki/Invoice', title: 'Invoice - Wikipedia' }],
       },
       { ...claude, prompt_id: p2, created_at: '2025-03-03T20:00:00Z', content: 'Plenty of invoicing tools exist.' },
-      { ...gpt, prompt_id: p1, created_at: '2025-03-03T23:30:00Z', content: '', citations: [{ url: 'https://wikipedia.org/wiki/CRM', title: 'Customer relationship management - Wikipedia' }] },
+      {
+        ...gpt,
+        prompt_id: p1,
+        created_at: '2025-03-03T23:30:00Z',
+        content: '',
+        citations: [{ url: 'https://wikipedia.org/wiki/CRM', title: 'Customer relationship management - Wikipedia' }],
+      },
       { ...gpt, prompt_id: p1, created_at: '2025-02-28T23:59:59Z', content: 'https://census.gov/data' },
       { ...gpt, prompt_id: p2, created_at: '2025-03-04T00:00:00Z', content: 'https://census.gov/data' },
     ])
@@ -202,12 +208,7 @@ describe.each(testBackends)('GET /api/v1/sources (%s)', (backend) => {
       ['census.gov', 1, 33.33, 70.71],
     ])
     // OR within a filter: both providers is the unfiltered result
-    expect(summary((await sources(`${RANGE}&models=openai,anthropic`)).data.sources).map((s) => s[0])).toEqual([
-      'wikipedia.org',
-      'acme.com',
-      'rival.com',
-      'census.gov',
-    ])
+    expect(summary((await sources(`${RANGE}&models=openai,anthropic`)).data.sources).map((s) => s[0])).toEqual(['wikipedia.org', 'acme.com', 'rival.com', 'census.gov'])
   })
 
   it('filters by tags (OR within, AND across filters)', async () => {
@@ -300,7 +301,15 @@ describe.each(testBackends)('GET /api/v1/sources (%s)', (backend) => {
     // B: 3 google responses, each citing the same 4 URLs: every domain 3 citations, 100%,
     // 1/1 × 1/1 → 100. B has no brands, so acme.com is not owned there.
     const theirs = await sources(RANGE, b.key)
-    expect(theirs.data.sources.map((s: { domain: string; source_type: string; citation_count: number; usage_percentage: number; authority_score: number }) => [s.domain, s.source_type, s.citation_count, s.usage_percentage, s.authority_score])).toEqual([
+    expect(
+      theirs.data.sources.map((s: { domain: string; source_type: string; citation_count: number; usage_percentage: number; authority_score: number }) => [
+        s.domain,
+        s.source_type,
+        s.citation_count,
+        s.usage_percentage,
+        s.authority_score,
+      ]),
+    ).toEqual([
       ['acme.com', 'other', 3, 100, 100],
       ['census.gov', 'institutional', 3, 100, 100],
       ['other-site.com', 'other', 3, 100, 100],

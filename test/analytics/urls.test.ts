@@ -84,7 +84,13 @@ describe.each(testBackends)('GET /api/v1/urls and /api/v1/urls-detailed (%s)', (
         citations: [{ url: 'https://en.wikipedia.org/wiki/Invoice', title: 'Invoice - Wikipedia' }],
       },
       { ...claude, prompt_id: p2, created_at: '2025-03-03T20:00:00Z', content: 'Plenty of invoicing tools exist.' },
-      { ...gpt, prompt_id: p1, created_at: '2025-03-03T23:30:00Z', content: '', citations: [{ url: 'https://wikipedia.org/wiki/CRM', title: 'Customer relationship management - Wikipedia' }] },
+      {
+        ...gpt,
+        prompt_id: p1,
+        created_at: '2025-03-03T23:30:00Z',
+        content: '',
+        citations: [{ url: 'https://wikipedia.org/wiki/CRM', title: 'Customer relationship management - Wikipedia' }],
+      },
       { ...gpt, prompt_id: p1, created_at: '2025-02-28T23:59:59Z', content: 'https://census.gov/data' },
       { ...gpt, prompt_id: p2, created_at: '2025-03-04T00:00:00Z', content: 'https://census.gov/data' },
     ])
@@ -121,7 +127,14 @@ describe.each(testBackends)('GET /api/v1/urls and /api/v1/urls-detailed (%s)', (
       expect(Object.keys(body).sort()).toEqual(['data', 'message', 'success'])
       expect(body.message).toBe('Retrieved 6 URLs')
       expect(body.data.urls).toEqual([
-        { url: CRM, domain: 'wikipedia.org', title: 'Customer relationship management - Wikipedia', citation_count: 3, first_cited: '2025-03-01T10:00:00.000Z', last_cited: '2025-03-03T23:30:00.000Z' },
+        {
+          url: CRM,
+          domain: 'wikipedia.org',
+          title: 'Customer relationship management - Wikipedia',
+          citation_count: 3,
+          first_cited: '2025-03-01T10:00:00.000Z',
+          last_cited: '2025-03-03T23:30:00.000Z',
+        },
         { url: ACME, domain: 'acme.com', title: 'Acme pricing', citation_count: 2, first_cited: '2025-03-01T10:00:00.000Z', last_cited: '2025-03-02T09:00:00.000Z' },
         { url: CENSUS, domain: 'census.gov', title: '', citation_count: 1, first_cited: '2025-03-01T10:00:00.000Z', last_cited: '2025-03-01T10:00:00.000Z' },
         { url: INVOICE, domain: 'wikipedia.org', title: 'Invoice - Wikipedia', citation_count: 1, first_cited: '2025-03-02T09:00:00.000Z', last_cited: '2025-03-02T09:00:00.000Z' },
@@ -225,12 +238,66 @@ describe.each(testBackends)('GET /api/v1/urls and /api/v1/urls-detailed (%s)', (
         { date: '2025-03-03', count: c3 },
       ]
       expect(body.data.urls).toEqual([
-        { url: CRM, domain: 'wikipedia.org', title: 'Customer relationship management - Wikipedia', citation_count: 3, first_cited: '2025-03-01T10:00:00.000Z', last_cited: '2025-03-03T23:30:00.000Z', daily_chart: days(2, 0, 1), providers_citing: ['anthropic', 'openai'] },
-        { url: ACME, domain: 'acme.com', title: 'Acme pricing', citation_count: 2, first_cited: '2025-03-01T10:00:00.000Z', last_cited: '2025-03-02T09:00:00.000Z', daily_chart: days(1, 1, 0), providers_citing: ['openai'] },
-        { url: CENSUS, domain: 'census.gov', title: '', citation_count: 1, first_cited: '2025-03-01T10:00:00.000Z', last_cited: '2025-03-01T10:00:00.000Z', daily_chart: days(1, 0, 0), providers_citing: ['openai'] },
-        { url: INVOICE, domain: 'wikipedia.org', title: 'Invoice - Wikipedia', citation_count: 1, first_cited: '2025-03-02T09:00:00.000Z', last_cited: '2025-03-02T09:00:00.000Z', daily_chart: days(0, 1, 0), providers_citing: ['openai'] },
-        { url: FEATURES, domain: 'rival.com', title: '', citation_count: 1, first_cited: '2025-03-01T15:00:00.000Z', last_cited: '2025-03-01T15:00:00.000Z', daily_chart: days(1, 0, 0), providers_citing: ['anthropic'] },
-        { url: PRICING, domain: 'rival.com', title: '', citation_count: 1, first_cited: '2025-03-01T15:00:00.000Z', last_cited: '2025-03-01T15:00:00.000Z', daily_chart: days(1, 0, 0), providers_citing: ['anthropic'] },
+        {
+          url: CRM,
+          domain: 'wikipedia.org',
+          title: 'Customer relationship management - Wikipedia',
+          citation_count: 3,
+          first_cited: '2025-03-01T10:00:00.000Z',
+          last_cited: '2025-03-03T23:30:00.000Z',
+          daily_chart: days(2, 0, 1),
+          providers_citing: ['anthropic', 'openai'],
+        },
+        {
+          url: ACME,
+          domain: 'acme.com',
+          title: 'Acme pricing',
+          citation_count: 2,
+          first_cited: '2025-03-01T10:00:00.000Z',
+          last_cited: '2025-03-02T09:00:00.000Z',
+          daily_chart: days(1, 1, 0),
+          providers_citing: ['openai'],
+        },
+        {
+          url: CENSUS,
+          domain: 'census.gov',
+          title: '',
+          citation_count: 1,
+          first_cited: '2025-03-01T10:00:00.000Z',
+          last_cited: '2025-03-01T10:00:00.000Z',
+          daily_chart: days(1, 0, 0),
+          providers_citing: ['openai'],
+        },
+        {
+          url: INVOICE,
+          domain: 'wikipedia.org',
+          title: 'Invoice - Wikipedia',
+          citation_count: 1,
+          first_cited: '2025-03-02T09:00:00.000Z',
+          last_cited: '2025-03-02T09:00:00.000Z',
+          daily_chart: days(0, 1, 0),
+          providers_citing: ['openai'],
+        },
+        {
+          url: FEATURES,
+          domain: 'rival.com',
+          title: '',
+          citation_count: 1,
+          first_cited: '2025-03-01T15:00:00.000Z',
+          last_cited: '2025-03-01T15:00:00.000Z',
+          daily_chart: days(1, 0, 0),
+          providers_citing: ['anthropic'],
+        },
+        {
+          url: PRICING,
+          domain: 'rival.com',
+          title: '',
+          citation_count: 1,
+          first_cited: '2025-03-01T15:00:00.000Z',
+          last_cited: '2025-03-01T15:00:00.000Z',
+          daily_chart: days(1, 0, 0),
+          providers_citing: ['anthropic'],
+        },
       ])
     })
 
@@ -269,7 +336,15 @@ describe.each(testBackends)('GET /api/v1/urls and /api/v1/urls-detailed (%s)', (
       expect(both.data.urls.find((u: UrlRecord) => u.url === CRM)).toMatchObject({ citation_count: 1, providers_citing: ['anthropic'], title: '' })
       // model_ids=gpt-4o: CRM is cited by openai only
       const gpt = await detailed(`${RANGE}&model_ids=gpt-4o`)
-      expect(gpt.data.urls.find((u: UrlRecord) => u.url === CRM)).toMatchObject({ citation_count: 2, providers_citing: ['openai'], daily_chart: [{ date: '2025-03-01', count: 1 }, { date: '2025-03-02', count: 0 }, { date: '2025-03-03', count: 1 }] })
+      expect(gpt.data.urls.find((u: UrlRecord) => u.url === CRM)).toMatchObject({
+        citation_count: 2,
+        providers_citing: ['openai'],
+        daily_chart: [
+          { date: '2025-03-01', count: 1 },
+          { date: '2025-03-02', count: 0 },
+          { date: '2025-03-03', count: 1 },
+        ],
+      })
       expect(counts((await detailed(`${RANGE}&tags=billing`)).data.urls)).toEqual([
         [ACME, 1],
         [INVOICE, 1],

@@ -52,7 +52,8 @@ describe('beacon CLI', () => {
     expect(brand).toMatchObject({ name: 'Acme', is_primary: true })
 
     const file = join(dataDir, 'responses.jsonl')
-    const line = (id: string) => JSON.stringify({ external_id: id, prompt_id: prompt.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is great.', created_at: '2026-05-01T10:00:00Z' })
+    const line = (id: string) =>
+      JSON.stringify({ external_id: id, prompt_id: prompt.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is great.', created_at: '2026-05-01T10:00:00Z' })
     writeFileSync(file, [line('a'), line('b'), '', line('a')].join('\n'))
     expect(json(beacon('import', 'responses', file, '--workspace', 'Acme', '--json'))).toMatchObject({ lines: 3, accepted: 2, duplicates: 1 })
     expect(json(beacon('import', 'responses', file, '--workspace', 'Acme', '--json'))).toMatchObject({ lines: 3, accepted: 0, duplicates: 3 })

@@ -47,7 +47,15 @@ describe('beacon rollups rebuild', () => {
       const prompt = json(beacon('prompt', 'add', '--workspace', name, '--text', 'Best CRM?', '--json'))
       json(beacon('brand', 'add', '--workspace', name, '--name', 'Acme', '--domain', 'acme.com', '--json'))
       const file = join(dataDir, `${name}.jsonl`)
-      const line = (id: string, day: string) => JSON.stringify({ external_id: id, prompt_id: prompt.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is great, Acme twice. https://acme.com/a', created_at: `${day}T10:00:00Z` })
+      const line = (id: string, day: string) =>
+        JSON.stringify({
+          external_id: id,
+          prompt_id: prompt.id,
+          provider: 'openai',
+          model: 'gpt-4o',
+          content: 'Acme is great, Acme twice. https://acme.com/a',
+          created_at: `${day}T10:00:00Z`,
+        })
       writeFileSync(file, [line('a', '2026-05-01'), line('b', '2026-05-02'), line('c', '2026-06-01')].join('\n'))
       json(beacon('import', 'responses', file, '--workspace', name, '--json'))
     }

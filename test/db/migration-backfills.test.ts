@@ -55,25 +55,51 @@ describe.each(testBackends)('migration backfills (%s)', (backend) => {
         const at = new Date(Date.UTC(2026, 4, 20 + i, 7 + (i % 5), 0, 0))
         const [provider, model] = i % 3 === 0 ? ['perplexity', 'sonar'] : ['openai', 'gpt-4o']
         const prompt = prompts[i % 2]
-        await sql`insert into response (workspace_id, id, prompt_id, provider, model, content, created_at) values (${ws}, ${id}, ${prompt}, ${provider}, ${model}, 'x', ${at})`.execute(db)
+        await sql`insert into response (workspace_id, id, prompt_id, provider, model, content, created_at) values (${ws}, ${id}, ${prompt}, ${provider}, ${model}, 'x', ${at})`.execute(
+          db,
+        )
         const facts = sql`${ws}, ${id}, ${prompt}, ${provider}, ${model}, ${at}`
-        if (i % 4 !== 3) await sql`insert into mention (workspace_id, response_id, prompt_id, provider, model, created_at, brand_id, occurrences, position, sentiment) values (${facts}, ${brands[0]}, ${1 + (i % 3)}, 1, ${i % 5 === 0 ? null : (i % 7) / 10})`.execute(db)
-        if (i % 2 === 0) await sql`insert into mention (workspace_id, response_id, prompt_id, provider, model, created_at, brand_id, occurrences, position, sentiment) values (${facts}, ${brands[1]}, 1, 2, -0.25)`.execute(db)
+        if (i % 4 !== 3)
+          await sql`insert into mention (workspace_id, response_id, prompt_id, provider, model, created_at, brand_id, occurrences, position, sentiment) values (${facts}, ${brands[0]}, ${1 + (i % 3)}, 1, ${i % 5 === 0 ? null : (i % 7) / 10})`.execute(
+            db,
+          )
+        if (i % 2 === 0)
+          await sql`insert into mention (workspace_id, response_id, prompt_id, provider, model, created_at, brand_id, occurrences, position, sentiment) values (${facts}, ${brands[1]}, 1, 2, -0.25)`.execute(
+            db,
+          )
         for (const n of i % 5 === 4 ? [] : [0, 1].slice(0, 1 + (i % 2))) {
           const domain = ['acme.com', 'wiki.org'][(i + n) % 2]
-          await sql`insert into citation (workspace_id, response_id, prompt_id, provider, model, created_at, url, domain, title) values (${facts}, ${`https://${domain}/p${i % 6}`}, ${domain}, '')`.execute(db)
+          await sql`insert into citation (workspace_id, response_id, prompt_id, provider, model, created_at, url, domain, title) values (${facts}, ${`https://${domain}/p${i % 6}`}, ${domain}, '')`.execute(
+            db,
+          )
         }
       }
       // The daily rollups of 0003/0005, as ingestion kept them then.
-      await sql`insert into daily_response_stats select r.workspace_id, (r.created_at at time zone 'UTC')::date, r.provider, r.model, p.tags, count(*) from response r join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id group by 1, 2, 3, 4, 5`.execute(db)
-      await sql`insert into daily_mention_stats select m.workspace_id, (m.created_at at time zone 'UTC')::date, m.provider, m.model, p.tags, m.brand_id, count(*), sum(m.occurrences), sum(m.position), coalesce(sum(m.sentiment::numeric), 0), count(m.sentiment) from mention m join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id group by 1, 2, 3, 4, 5, 6`.execute(db)
+      await sql`insert into daily_response_stats select r.workspace_id, (r.created_at at time zone 'UTC')::date, r.provider, r.model, p.tags, count(*) from response r join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id group by 1, 2, 3, 4, 5`.execute(
+        db,
+      )
+      await sql`insert into daily_mention_stats select m.workspace_id, (m.created_at at time zone 'UTC')::date, m.provider, m.model, p.tags, m.brand_id, count(*), sum(m.occurrences), sum(m.position), coalesce(sum(m.sentiment::numeric), 0), count(m.sentiment) from mention m join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id group by 1, 2, 3, 4, 5, 6`.execute(
+        db,
+      )
       await sql`insert into daily_response_totals select workspace_id, day, provider, model, sum(responses) from daily_response_stats group by 1, 2, 3, 4`.execute(db)
-      await sql`insert into daily_brand_totals select workspace_id, day, provider, model, brand_id, sum(responses), sum(occurrences), sum(position_sum), sum(sentiment_sum), sum(sentiment_count) from daily_mention_stats group by 1, 2, 3, 4, 5`.execute(db)
+      await sql`insert into daily_brand_totals select workspace_id, day, provider, model, brand_id, sum(responses), sum(occurrences), sum(position_sum), sum(sentiment_sum), sum(sentiment_count) from daily_mention_stats group by 1, 2, 3, 4, 5`.execute(
+        db,
+      )
       await sql`insert into workspace_domain select distinct workspace_id, domain from citation`.execute(db)
 
       await migrateToLatest(db)
       const migrated = await rollupSnapshot(db, ws)
-      for (const table of ['monthly_mention_stats', 'monthly_brand_totals', 'daily_url_stats', 'monthly_domain_stats', 'domain_prompt_days', 'url_provider_days', 'prompt_days', 'daily_brand_domain_stats', 'daily_prompt_brand_stats']) {
+      for (const table of [
+        'monthly_mention_stats',
+        'monthly_brand_totals',
+        'daily_url_stats',
+        'monthly_domain_stats',
+        'domain_prompt_days',
+        'url_provider_days',
+        'prompt_days',
+        'daily_brand_domain_stats',
+        'daily_prompt_brand_stats',
+      ]) {
         expect(migrated[table].length, table).toBeGreaterThan(0)
       }
       await rebuildRollups(db, ws)

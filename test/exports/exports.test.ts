@@ -19,8 +19,7 @@ const TYPE_HINTS = {
   'prompts-mentions': ['uuid', 'string', 'string', 'integer', 'float', 'float'],
 }
 
-const parseExport = (response: LightMyRequestResponse, delimiter = ','): string[][] =>
-  parse(response.rawPayload, { bom: true, delimiter, record_delimiter: ['\r\n', '\n', '\r'] })
+const parseExport = (response: LightMyRequestResponse, delimiter = ','): string[][] => parse(response.rawPayload, { bom: true, delimiter, record_delimiter: ['\r\n', '\n', '\r'] })
 
 const mean = (values: (number | null)[]) => {
   const present = values.filter((v): v is number => v !== null)
@@ -219,7 +218,9 @@ describe.each(testBackends)('exports (%s)', (backend) => {
           const file = await download(type, filter)
           expect(stats.data.total_rows, `${type}${filter}`).toBe(parseExport(file).length - 1)
           const bytes = file.rawPayload.length
-          expect(Math.abs(stats.data.estimated_size_mb * 1_000_000 - bytes) / bytes, `${type}${filter}: ${stats.data.estimated_size_mb} MB vs ${bytes} bytes`).toBeLessThanOrEqual(0.2)
+          expect(Math.abs(stats.data.estimated_size_mb * 1_000_000 - bytes) / bytes, `${type}${filter}: ${stats.data.estimated_size_mb} MB vs ${bytes} bytes`).toBeLessThanOrEqual(
+            0.2,
+          )
           expect(stats.data.date_range).toEqual({ start: RANGE.from, end: RANGE.to })
         }
       }

@@ -35,7 +35,9 @@ describe.each(testBackends)('export pages (%s)', (backend) => {
     for (const micros of ['000001', '000002']) {
       const id = `${response.id.slice(0, 24)}${micros.padStart(12, '0')}`
       await sql`insert into response (workspace_id, id, prompt_id, provider, model, content, created_at)
-                values (${fx.workspaceId}, ${id}, ${response.prompt_id}, 'openai', 'gpt-4o', ${`micro ${micros}`}, ${`2026-05-01 10:00:00.${micros}+00`}::timestamptz)`.execute(ctx.database.db)
+                values (${fx.workspaceId}, ${id}, ${response.prompt_id}, 'openai', 'gpt-4o', ${`micro ${micros}`}, ${`2026-05-01 10:00:00.${micros}+00`}::timestamptz)`.execute(
+        ctx.database.db,
+      )
     }
   })
   afterAll(() => ctx.close())
@@ -47,7 +49,12 @@ describe.each(testBackends)('export pages (%s)', (backend) => {
     for (const definition of EXPORT_DEFINITIONS) {
       for (const filter of filterSets) {
         const query = Object.fromEntries(new URLSearchParams(filter))
-        const filters = resolveExportFilters({ date_from: RANGE.from, date_to: RANGE.to, models: query.models ? [query.models] : undefined, tags: query.tags ? [query.tags] : undefined })
+        const filters = resolveExportFilters({
+          date_from: RANGE.from,
+          date_to: RANGE.to,
+          models: query.models ? [query.models] : undefined,
+          tags: query.tags ? [query.tags] : undefined,
+        })
         const source = definition.source(db, fx.workspaceId, filters)
         const strip = (rows: ExportRow[]) => rows.map((row) => definition.columns.map((c) => row[c.name]))
         const expected = strip((await db.executeQuery(source.all())).rows)

@@ -79,7 +79,11 @@ describe.each(testBackends)('export quota (%s)', (backend) => {
     expect(limitHeaders(otherResponse).remaining).toBe(9)
 
     // Exactly the successes were logged.
-    const logged = await ctx.database.db.selectFrom('export_log').select(sql<number>`count(*)`.as('n')).where('workspace_id', '=', tenant.workspaceId).executeTakeFirstOrThrow()
+    const logged = await ctx.database.db
+      .selectFrom('export_log')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('workspace_id', '=', tenant.workspaceId)
+      .executeTakeFirstOrThrow()
     expect(Number(logged.n)).toBe(10)
   })
 
@@ -130,7 +134,11 @@ describe.each(testBackends)('export quota (%s)', (backend) => {
     const full = await head()
     expect(full.statusCode).toBe(429)
     expect(Number(full.headers['retry-after'])).toBeGreaterThanOrEqual(3598)
-    const logged = await ctx.database.db.selectFrom('export_log').select(sql<number>`count(*)`.as('n')).where('workspace_id', '=', tenant.workspaceId).executeTakeFirstOrThrow()
+    const logged = await ctx.database.db
+      .selectFrom('export_log')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('workspace_id', '=', tenant.workspaceId)
+      .executeTakeFirstOrThrow()
     expect(Number(logged.n)).toBe(10)
   })
 

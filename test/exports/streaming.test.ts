@@ -66,45 +66,41 @@ describe.each(testBackends)('export streaming (%s)', (backend) => {
   /** a small export that only succeeds when the single export slot is free */
   const slotIsFree = async () => (await ctx.get(`/api/v1/exports/dashboard-graph?date_from=2026-05-01&date_to=2026-05-01`, key)).statusCode === 200
 
-  it(
-    `streams ${ROWS.toLocaleString('en')} rows (over 100 MB) with flat memory`,
-    async () => {
-      const stats = (await ctx.get(`/api/v1/exports/chat-responses/statistics?${PERIOD}`, key)).json().data
-      expect(stats.total_rows).toBe(ROWS)
+  it(`streams ${ROWS.toLocaleString('en')} rows (over 100 MB) with flat memory`, async () => {
+    const stats = (await ctx.get(`/api/v1/exports/chat-responses/statistics?${PERIOD}`, key)).json().data
+    expect(stats.total_rows).toBe(ROWS)
 
-      collectGarbage()
-      const baseline = process.memoryUsage()
-      let peakRss = baseline.rss
-      let peakHeap = baseline.heapUsed
-      const sampler = setInterval(() => {
-        const now = process.memoryUsage()
-        peakRss = Math.max(peakRss, now.rss)
-        peakHeap = Math.max(peakHeap, now.heapUsed)
-      }, 10)
-      let bytes = 0
-      let lines = 0
-      try {
-        const response = await open(`/api/v1/exports/chat-responses?${PERIOD}`)
-        expect(response.statusCode).toBe(200)
-        for await (const chunk of response as AsyncIterable<Buffer>) {
-          bytes += chunk.length
-          // The generated answers hold no line breaks: one LF per record.
-          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1
-        }
-      } finally {
-        clearInterval(sampler)
+    collectGarbage()
+    const baseline = process.memoryUsage()
+    let peakRss = baseline.rss
+    let peakHeap = baseline.heapUsed
+    const sampler = setInterval(() => {
+      const now = process.memoryUsage()
+      peakRss = Math.max(peakRss, now.rss)
+      peakHeap = Math.max(peakHeap, now.heapUsed)
+    }, 10)
+    let bytes = 0
+    let lines = 0
+    try {
+      const response = await open(`/api/v1/exports/chat-responses?${PERIOD}`)
+      expect(response.statusCode).toBe(200)
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        bytes += chunk.length
+        // The generated answers hold no line breaks: one LF per record.
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1
       }
-      expect(lines).toBe(ROWS + 1)
-      expect(bytes).toBeGreaterThan(100_000_000)
-      // The estimate holds at this size too.
-      expect(Math.abs(stats.estimated_size_mb * 1_000_000 - bytes) / bytes).toBeLessThan(0.2)
-      const growth = { rssMb: (peakRss - baseline.rss) / MB, heapMb: (peakHeap - baseline.heapUsed) / MB }
-      console.log(`[${backend}] ${(bytes / 1e6).toFixed(0)} MB streamed; peak growth RSS ${growth.rssMb.toFixed(1)} MB, heap ${growth.heapMb.toFixed(1)} MB`)
-      expect(growth.rssMb).toBeLessThan(50)
-      expect(growth.heapMb).toBeLessThan(50)
-    },
-    300_000,
-  )
+    } finally {
+      clearInterval(sampler)
+    }
+    expect(lines).toBe(ROWS + 1)
+    expect(bytes).toBeGreaterThan(100_000_000)
+    // The estimate holds at this size too.
+    expect(Math.abs(stats.estimated_size_mb * 1_000_000 - bytes) / bytes).toBeLessThan(0.2)
+    const growth = { rssMb: (peakRss - baseline.rss) / MB, heapMb: (peakHeap - baseline.heapUsed) / MB }
+    console.log(`[${backend}] ${(bytes / 1e6).toFixed(0)} MB streamed; peak growth RSS ${growth.rssMb.toFixed(1)} MB, heap ${growth.heapMb.toFixed(1)} MB`)
+    expect(growth.rssMb).toBeLessThan(50)
+    expect(growth.heapMb).toBeLessThan(50)
+  }, 300_000)
 
   it('gives the cursor and the connection back at once when the client goes away', async () => {
     const pool = ctx.database.connection.pool

@@ -103,11 +103,7 @@ describe.skipIf(!process.env.BEACON_FAULT_TESTS)('PostgreSQL outage', () => {
 
     // Load keeps running: the first request that starts after the database is back and
     // gets a 200 marks recovery.
-    const firstOk = await waitFor(
-      'a 200 after the database came back',
-      async () => load.samples.find((s) => s.start >= startDone && s.status === 200),
-      15_000,
-    )
+    const firstOk = await waitFor('a 200 after the database came back', async () => load.samples.find((s) => s.start >= startDone && s.status === 200), 15_000)
     await sleep(1_500)
     const samples = await load.stop()
     const readyAfter = await probe(svc.url, undefined, '/readyz')
@@ -123,7 +119,12 @@ describe.skipIf(!process.env.BEACON_FAULT_TESTS)('PostgreSQL outage', () => {
     )
     console.log(
       `[database outage] requests ${samples.length} (before ${before.length}, during outage ${outage.length}, 503 total ${unavailable.length}); ` +
-        `503 latency p50 ${round(percentile(unavailable.map((s) => s.end - s.start), 50))} ms, p95 ${round(p95)} ms, max ${round(Math.max(...unavailable.map((s) => s.end - s.start)))} ms; ` +
+        `503 latency p50 ${round(
+          percentile(
+            unavailable.map((s) => s.end - s.start),
+            50,
+          ),
+        )} ms, p95 ${round(p95)} ms, max ${round(Math.max(...unavailable.map((s) => s.end - s.start)))} ms; ` +
         `pg stop took ${round(stopDone - stopBegin)} ms; first 200 ${recoverySeconds.toFixed(2)} s after the database accepted connections again`,
     )
 
@@ -170,7 +171,9 @@ describe.skipIf(!process.env.BEACON_FAULT_TESTS)('PostgreSQL outage', () => {
       await sleep(500)
       const samples = await load.stop()
       const failures = samples.filter((s) => s.error).length
-      console.log(`[database outage] child server: ${samples.length} requests, ${samples.filter((s) => s.status === 503).length}×503, ${failures} client errors, exit ${server.process.exitCode ?? server.process.signalCode ?? 'none'}`)
+      console.log(
+        `[database outage] child server: ${samples.length} requests, ${samples.filter((s) => s.status === 503).length}×503, ${failures} client errors, exit ${server.process.exitCode ?? server.process.signalCode ?? 'none'}`,
+      )
       expect(exited(), `the server process died during the outage:\n${server.stderr().slice(-3_000)}`).toBe(false)
       expect(failures).toBe(0)
       expect([...new Set(samples.map((s) => s.status))].sort()).toEqual([200, 503])

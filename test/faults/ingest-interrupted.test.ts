@@ -48,15 +48,24 @@ describe.skipIf(!process.env.BEACON_FAULT_TESTS)('ingestion interrupted by a kil
   }
 
   async function stored(tag: string): Promise<Stored> {
-    const ids = database.db
-      .selectFrom('response')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('external_id', 'like', `${tag}-%`)
+    const ids = database.db.selectFrom('response').select('id').where('workspace_id', '=', workspaceId).where('external_id', 'like', `${tag}-%`)
     const [responses, mentions, citations] = await Promise.all([
-      ids.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      database.db.selectFrom('mention').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).where('response_id', 'in', ids).executeTakeFirstOrThrow(),
-      database.db.selectFrom('citation').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).where('response_id', 'in', ids).executeTakeFirstOrThrow(),
+      ids
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      database.db
+        .selectFrom('mention')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('response_id', 'in', ids)
+        .executeTakeFirstOrThrow(),
+      database.db
+        .selectFrom('citation')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('response_id', 'in', ids)
+        .executeTakeFirstOrThrow(),
     ])
     return { responses: Number(responses.n), mentions: Number(mentions.n), citations: Number(citations.n) }
   }
@@ -157,7 +166,11 @@ describe.skipIf(!process.env.BEACON_FAULT_TESTS)('ingestion interrupted by a kil
     // or this test would prove nothing.
     expect(rounds.some((r) => r.openTransactions > 0 && r.storedBeforeResend === 0)).toBe(true)
     // Nothing else leaked in: the workspace holds exactly the batches sent.
-    const total = await database.db.selectFrom('response').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()
+    const total = await database.db
+      .selectFrom('response')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow()
     expect(Number(total.n)).toBe(BATCH * (delays.length + 1))
   })
 })

@@ -16,7 +16,11 @@ export async function rollupSnapshot(db: DB, workspaceId: string): Promise<Recor
 }
 
 /** Table by table, so a failure names the table and shows its differing rows. */
-export function expectSameRollups(actual: Record<string, string[]>, expected: Record<string, string[]>, expectFn: (value: unknown, message?: string) => { toEqual(value: unknown): void }): void {
+export function expectSameRollups(
+  actual: Record<string, string[]>,
+  expected: Record<string, string[]>,
+  expectFn: (value: unknown, message?: string) => { toEqual(value: unknown): void },
+): void {
   expectFn(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort())
   for (const table of Object.keys(expected)) expectFn(actual[table], table).toEqual(expected[table])
 }

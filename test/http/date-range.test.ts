@@ -30,7 +30,7 @@ describe('splitIntoMonths', () => {
         const split = splitIntoMonths(range)
         const covered: string[] = []
         if (split.months) {
-          for (let m = split.months.first; m <= split.months.last; ) {
+          for (let m = split.months.first; m <= split.months.last;) {
             const first = m
             const next = new Date(`${m}T00:00:00Z`)
             next.setUTCMonth(next.getUTCMonth() + 1)

@@ -4,7 +4,10 @@ import { normalizeParams } from '../../src/http/normalize-params.js'
 import { AnalyticsFilters, Page, PerPage, UuidParam } from '../../src/http/schemas.js'
 import { AppError } from '../../src/http/errors.js'
 
-const schema = Type.Object({ ...AnalyticsFilters, page: Page, per_page: PerPage(20), has_content: Type.Optional(Type.Boolean()), brand_id: UuidParam('brand') }, { additionalProperties: false })
+const schema = Type.Object(
+  { ...AnalyticsFilters, page: Page, per_page: PerPage(20), has_content: Type.Optional(Type.Boolean()), brand_id: UuidParam('brand') },
+  { additionalProperties: false },
+)
 
 function failure(raw: Record<string, unknown>): AppError {
   try {
@@ -19,7 +22,13 @@ function failure(raw: Record<string, unknown>): AppError {
 describe('normalizeParams', () => {
   const brand = '0190a5b0-0000-7000-8000-000000000001'
   it('types values from the schema', () => {
-    expect(normalizeParams({ page: '2', per_page: '100', has_content: '0', models: 'openai,google', tags: ['a', 'b'], brand_id: brand, start_date: '2026-01-01' }, schema as never, 'query')).toEqual({
+    expect(
+      normalizeParams(
+        { page: '2', per_page: '100', has_content: '0', models: 'openai,google', tags: ['a', 'b'], brand_id: brand, start_date: '2026-01-01' },
+        schema as never,
+        'query',
+      ),
+    ).toEqual({
       page: 2,
       per_page: 100,
       has_content: false,

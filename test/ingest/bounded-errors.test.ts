@@ -20,7 +20,12 @@ describe.each(testBackends)('ingestion validation answers (%s)', (backend) => {
     const unknown = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`f${i}`, i]))
     const payload = JSON.stringify({ responses: Array.from({ length: 1000 }, () => ({ ...item, ...unknown })) })
     expect(payload.length).toBeGreaterThan(5_000_000)
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/v1/ingest/responses', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload })
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/responses',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload,
+    })
     expect(response.statusCode).toBe(400)
     expect(response.body.length).toBeLessThan(64 * 1024)
     const error = response.json().error

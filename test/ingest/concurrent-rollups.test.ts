@@ -28,7 +28,10 @@ describe.each(testBackends)('concurrent ingest and rollups (%s)', (backend) => {
         provider: i % 2 ? 'openai' : 'anthropic',
         model: i % 2 ? 'gpt-4o' : 'claude-sonnet-4',
         // Reversed order in odd batches: without sorted keys these would lock in opposite orders.
-        content: b % 2 ? `Initech, Globex and Acme. https://initech.com/${i % 3} https://acme.com/${i % 4}` : `Acme, Globex and Initech. https://acme.com/${i % 4} https://initech.com/${i % 3}`,
+        content:
+          b % 2
+            ? `Initech, Globex and Acme. https://initech.com/${i % 3} https://acme.com/${i % 4}`
+            : `Acme, Globex and Initech. https://acme.com/${i % 4} https://initech.com/${i % 3}`,
         created_at: `2026-06-${String(1 + (i % 5)).padStart(2, '0')}T1${b}:00:00Z`,
       }))
     const results = await Promise.all(Array.from({ length: 6 }, (_, b) => ingestResponses(ctx.database.db, workspaceId, batch(b), { now: new Date('2026-07-01T00:00:00Z') })))

@@ -111,7 +111,13 @@ describe.each(testBackends)('ingestion (%s)', (backend) => {
     const p = await createPrompt(ctx, t.key, 'Which tool?')
     await ingest(ctx, t.key, [item({ prompt_id: p, content: 'Initech is great. Umbrella is terrible.', citations: [] })])
     const mentionsOf = async () =>
-      (await ctx.database.db.selectFrom('mention').innerJoin('brand', (j) => j.onRef('brand.id', '=', 'mention.brand_id').onRef('brand.workspace_id', '=', 'mention.workspace_id')).select(['brand.name', 'mention.position']).where('mention.workspace_id', '=', t.workspaceId).orderBy('mention.position').execute())
+      await ctx.database.db
+        .selectFrom('mention')
+        .innerJoin('brand', (j) => j.onRef('brand.id', '=', 'mention.brand_id').onRef('brand.workspace_id', '=', 'mention.workspace_id'))
+        .select(['brand.name', 'mention.position'])
+        .where('mention.workspace_id', '=', t.workspaceId)
+        .orderBy('mention.position')
+        .execute()
     expect(await mentionsOf()).toEqual([])
     const umbrella = (await settled(ctx, t.workspaceId, await post(ctx, '/api/v1/brands', t.key, { name: 'Umbrella' }))).json().data.id
     expect(await mentionsOf()).toEqual([{ name: 'Umbrella', position: 1 }])
@@ -126,7 +132,11 @@ describe.each(testBackends)('ingestion (%s)', (backend) => {
   })
 
   async function countResponses(): Promise<number> {
-    const row = await ctx.database.db.selectFrom('response').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', tenant.workspaceId).executeTakeFirstOrThrow()
+    const row = await ctx.database.db
+      .selectFrom('response')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', tenant.workspaceId)
+      .executeTakeFirstOrThrow()
     return Number(row.n)
   }
 })

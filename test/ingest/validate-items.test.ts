@@ -30,7 +30,11 @@ const withUnknownFields = (item: Record<string, unknown>, count: number) => ({ .
 
 describe('validateResponseItems', () => {
   it('accepts valid items, with null meaning absent for external_id, citations and titles', () => {
-    const items = [response(), response({ external_id: null, citations: null }), response({ external_id: 'x', citations: [{ url: 'https://a.example/x', title: null, start_index: 3 }] })]
+    const items = [
+      response(),
+      response({ external_id: null, citations: null }),
+      response({ external_id: 'x', citations: [{ url: 'https://a.example/x', title: null, start_index: 3 }] }),
+    ]
     const report = validateResponseItems(items, NOW)
     expect(report).toEqual({ items, problems: [], total: 0 })
   })
@@ -88,13 +92,14 @@ describe('validateResponseItems', () => {
     expect(content).toMatchObject({ type: 'string', maxLength: 200_000 })
     expect(citations).toMatchObject({ type: ['array', 'null'], maxItems: 200 })
     const tooMany = Array.from({ length: 201 }, () => ({ url: 'https://a.example' }))
-    expect(validateResponseItems([response({ citations: tooMany })], NOW).problems).toEqual([
-      { index: 0, field: 'citations', message: 'citations must hold at most 200 items' },
-    ])
+    expect(validateResponseItems([response({ citations: tooMany })], NOW).problems).toEqual([{ index: 0, field: 'citations', message: 'citations must hold at most 200 items' }])
   })
 
   it('refuses a time more than a day ahead, and only when the time itself is valid', () => {
-    const report = validateResponseItems([response({ created_at: '2026-05-10T23:00:00Z' }), response({ created_at: '2026-05-12T00:00:00Z' }), response({ created_at: '2026-02-30T00:00:00Z' })], NOW)
+    const report = validateResponseItems(
+      [response({ created_at: '2026-05-10T23:00:00Z' }), response({ created_at: '2026-05-12T00:00:00Z' }), response({ created_at: '2026-02-30T00:00:00Z' })],
+      NOW,
+    )
     expect(report.problems).toEqual([
       { index: 1, field: 'created_at', message: 'created_at is in the future' },
       { index: 2, field: 'created_at', message: expect.stringContaining('ISO 8601') },
@@ -129,7 +134,13 @@ describe('validateResponseItems', () => {
 describe('validateAioItems', () => {
   it('checks the schema and the rule that links has_aio and overview_text', () => {
     const report = validateAioItems(
-      [observation(), observation({ has_aio: false, overview_text: 'text' }), observation({ has_aio: false, overview_text: ' ' }), observation({ has_aio: 'yes', overview_text: 5 }), observation({ observed_at: '2030-01-01T00:00:00Z' })],
+      [
+        observation(),
+        observation({ has_aio: false, overview_text: 'text' }),
+        observation({ has_aio: false, overview_text: ' ' }),
+        observation({ has_aio: 'yes', overview_text: 5 }),
+        observation({ observed_at: '2030-01-01T00:00:00Z' }),
+      ],
       NOW,
     )
     expect(report.problems).toEqual([
@@ -166,7 +177,9 @@ describe('messages and the batch body', () => {
     expect(refuse({ responses: 5 })?.[0]).toBe('missing_parameter')
     expect(refuse({ responses: [], extra: 1 })).toEqual(['invalid_parameter', 'extra', 'Unknown field "extra"; the body holds only "responses"'])
     expect(refuse({ responses: Array.from({ length: 1001 }, () => ({})) })).toEqual(['invalid_parameter', 'responses', 'responses holds 1001 items; send at most 1000 per request'])
-    expect(refuse({ responses: [response(), { provider: 'x' }] })?.[2]).toMatch(/^5 problem\(s\) in responses; nothing was stored\. responses\[1\]\.prompt_id: prompt_id is required/)
+    expect(refuse({ responses: [response(), { provider: 'x' }] })?.[2]).toMatch(
+      /^5 problem\(s\) in responses; nothing was stored\. responses\[1\]\.prompt_id: prompt_id is required/,
+    )
     expect(validateBatchBody({ responses: [response()] }, 'responses', validateResponseItems)).toEqual([response()])
   })
 })

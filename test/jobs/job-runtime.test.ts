@@ -202,40 +202,46 @@ describe.each(testBackends)('job runtime durability (%s)', (backend) => {
     }
   }, 120_000)
 
-  it.runIf(backend === 'postgres')('two instances on one PostgreSQL run each of N jobs exactly once', async () => {
-    const store = reopenableDatabase(backend)
-    cleanups.push(store.cleanup)
-    const N = 12
-    const handled: { jobId: string; instance: string }[] = []
-    const handler = (instance: string): JobHandler => async (job) => {
-      handled.push({ jobId: job.jobId, instance })
-      await sleep(100)
-      return { instance }
-    }
-    const a = await store.open()
-    const b = await store.open()
-    const workerA = await start(a, store.jobsSchema, true, { counted: handler('a') })
-    const workerB = await start(b, store.jobsSchema, true, { counted: handler('b') })
-    try {
-      // One job per workspace (the queue allows one queued job per workspace and type).
-      const ids: string[] = []
-      for (let i = 0; i < N; i++) {
-        const workspace = await createWorkspace(a.db, { name: `Tenant ${i}`, tier: 'basic' })
-        ids.push((await workerA.enqueue(a.db, workspace.id, 'counted')).id)
+  it.runIf(backend === 'postgres')(
+    'two instances on one PostgreSQL run each of N jobs exactly once',
+    async () => {
+      const store = reopenableDatabase(backend)
+      cleanups.push(store.cleanup)
+      const N = 12
+      const handled: { jobId: string; instance: string }[] = []
+      const handler =
+        (instance: string): JobHandler =>
+        async (job) => {
+          handled.push({ jobId: job.jobId, instance })
+          await sleep(100)
+          return { instance }
+        }
+      const a = await store.open()
+      const b = await store.open()
+      const workerA = await start(a, store.jobsSchema, true, { counted: handler('a') })
+      const workerB = await start(b, store.jobsSchema, true, { counted: handler('b') })
+      try {
+        // One job per workspace (the queue allows one queued job per workspace and type).
+        const ids: string[] = []
+        for (let i = 0; i < N; i++) {
+          const workspace = await createWorkspace(a.db, { name: `Tenant ${i}`, tier: 'basic' })
+          ids.push((await workerA.enqueue(a.db, workspace.id, 'counted')).id)
+        }
+        await until(
+          'every job to succeed',
+          async () => (await a.db.selectFrom('job').select('state').where('id', 'in', ids).execute()).filter((r) => r.state === 'succeeded').length === N,
+          60_000,
+        )
+        await sleep(1500) // a duplicate run would show up by now
+        expect(handled.map((h) => h.jobId).sort()).toEqual([...ids].sort())
+        expect(new Set(handled.map((h) => h.instance)).size).toBe(2)
+      } finally {
+        await workerA.stop()
+        await workerB.stop()
+        await a.close()
+        await b.close()
       }
-      await until(
-        'every job to succeed',
-        async () => (await a.db.selectFrom('job').select('state').where('id', 'in', ids).execute()).filter((r) => r.state === 'succeeded').length === N,
-        60_000,
-      )
-      await sleep(1500) // a duplicate run would show up by now
-      expect(handled.map((h) => h.jobId).sort()).toEqual([...ids].sort())
-      expect(new Set(handled.map((h) => h.instance)).size).toBe(2)
-    } finally {
-      await workerA.stop()
-      await workerB.stop()
-      await a.close()
-      await b.close()
-    }
-  }, 120_000)
+    },
+    120_000,
+  )
 })

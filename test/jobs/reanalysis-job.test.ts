@@ -45,7 +45,13 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
       created_at: new Date(Date.UTC(2026, 4, 1 + (i % 20), 10)).toISOString(),
     }))
     for (let i = 0; i < responses.length; i += 50) await ingest(ctx, tenant.key, responses.slice(i, i + 50))
-    const aio = Array.from({ length: 30 }, (_, i) => ({ external_id: `a${i}`, prompt_id: promptId, observed_at: new Date(Date.UTC(2026, 4, 1 + i, 8)).toISOString(), has_aio: true, overview_text: 'Picks: Zenith, Acme.' }))
+    const aio = Array.from({ length: 30 }, (_, i) => ({
+      external_id: `a${i}`,
+      prompt_id: promptId,
+      observed_at: new Date(Date.UTC(2026, 4, 1 + i, 8)).toISOString(),
+      has_aio: true,
+      overview_text: 'Picks: Zenith, Acme.',
+    }))
     observations = aio.length
     expect((await post(ctx, '/api/v1/ingest/aio', tenant.key, { observations: aio })).statusCode).toBe(200)
   })
@@ -60,7 +66,12 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
     expect(body.job).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), state: 'queued' })
     expect(Date.now() - started).toBeLessThan(5_000)
     // Nothing is re-analysed yet: no worker runs on this instance.
-    const zenith = await ctx.database.db.selectFrom('mention').select(sql<number>`count(*)`.as('n')).where('workspace_id', '=', tenant.workspaceId).where('brand_id', '=', body.data.id).executeTakeFirstOrThrow()
+    const zenith = await ctx.database.db
+      .selectFrom('mention')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('workspace_id', '=', tenant.workspaceId)
+      .where('brand_id', '=', body.data.id)
+      .executeTakeFirstOrThrow()
     expect(zenith.n).toBe(0)
 
     const shown = await ctx.get(`/api/v1/jobs/${body.job.id}`, tenant.key)
@@ -138,7 +149,12 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
     const brands = await ctx.database.db.selectFrom('brand').select(['id', 'name']).where('workspace_id', '=', tenant.workspaceId).execute()
     const mentioned = new Set(afterJob.mention.map((m) => JSON.parse(m as string).brand_id))
     // Both brands added after ingestion are in history now, Nova Labs too (it joined the job).
-    expect(brands.filter((b) => mentioned.has(b.id)).map((b) => b.name).sort()).toEqual(['Acme', 'Nova Labs', 'Zenith'])
+    expect(
+      brands
+        .filter((b) => mentioned.has(b.id))
+        .map((b) => b.name)
+        .sort(),
+    ).toEqual(['Acme', 'Nova Labs', 'Zenith'])
     await reanalyzeWorkspace(ctx.database.db, tenant.workspaceId)
     expect(await snapshot(ctx.database.db, tenant.workspaceId)).toEqual(afterJob)
     // The dashboard answers from the new data (cached answers were invalidated).
@@ -179,7 +195,14 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
     await ingest(
       ctx,
       t.key,
-      Array.from({ length: 60 }, (_, i) => ({ external_id: `e${i}`, prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: `Orbit and Quasar compete (${i}).`, created_at: '2026-05-02T10:00:00Z' })),
+      Array.from({ length: 60 }, (_, i) => ({
+        external_id: `e${i}`,
+        prompt_id: promptId,
+        provider: 'openai',
+        model: 'gpt-4o',
+        content: `Orbit and Quasar compete (${i}).`,
+        created_at: '2026-05-02T10:00:00Z',
+      })),
     )
     const first = (await post(ctx, '/api/v1/brands', t.key, { name: 'Orbit' })).json().job.id as string
     let second: string | undefined
@@ -229,7 +252,12 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
       stopping: false,
       async checkpoint() {
         // Commits while the job runs, as an edit whose enqueue joined this (then queued) job.
-        if (!enqueued.length) await ctx.database.db.insertInto('brand').values({ workspace_id: t.workspaceId, id: '00000000-0000-4000-8000-0000000000b1', name: 'Late' }).onConflict((oc) => oc.doNothing()).execute()
+        if (!enqueued.length)
+          await ctx.database.db
+            .insertInto('brand')
+            .values({ workspace_id: t.workspaceId, id: '00000000-0000-4000-8000-0000000000b1', name: 'Late' })
+            .onConflict((oc) => oc.doNothing())
+            .execute()
       },
       async enqueue(type) {
         enqueued.push(type)

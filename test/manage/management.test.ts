@@ -66,10 +66,22 @@ describe.each(testBackends)('brand and prompt management (%s)', (backend) => {
     const promptId = await createPrompt(ctx, t.key, 'which crm')
     await ingest(ctx, t.key, [{ external_id: 'x1', prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: 'Initech beats Hooli.', created_at: '2026-05-01T10:00:00Z' }])
     const names = async () =>
-      (await ctx.database.db.selectFrom('mention').innerJoin('brand', (j) => j.onRef('brand.id', '=', 'mention.brand_id').onRef('brand.workspace_id', '=', 'mention.workspace_id')).select('brand.name').where('mention.workspace_id', '=', t.workspaceId).orderBy('mention.position').execute()).map((r) => r.name)
+      (
+        await ctx.database.db
+          .selectFrom('mention')
+          .innerJoin('brand', (j) => j.onRef('brand.id', '=', 'mention.brand_id').onRef('brand.workspace_id', '=', 'mention.workspace_id'))
+          .select('brand.name')
+          .where('mention.workspace_id', '=', t.workspaceId)
+          .orderBy('mention.position')
+          .execute()
+      ).map((r) => r.name)
     const created = await post(ctx, '/api/v1/brands', t.key, { name: 'Hooli' })
     expect(created.json().job.state).toBe('queued')
-    expect(await waitForJob(ctx, t.workspaceId, created.json().job.id)).toMatchObject({ state: 'succeeded', result: { responses: 1, observations: 0 }, progress: { done: 1, total: 1 } })
+    expect(await waitForJob(ctx, t.workspaceId, created.json().job.id)).toMatchObject({
+      state: 'succeeded',
+      result: { responses: 1, observations: 0 },
+      progress: { done: 1, total: 1 },
+    })
     expect(await names()).toEqual(['Hooli'])
     const renamed = await post(ctx, `/api/v1/brands/${created.json().data.id}`, t.key, { aliases: ['Initech'] }, 'PATCH')
     expect((await waitForJob(ctx, t.workspaceId, renamed.json().job.id)).state).toBe('succeeded')

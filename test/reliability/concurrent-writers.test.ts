@@ -69,13 +69,9 @@ describe.each(testBackends)('concurrent writers (%s)', (backend) => {
     }
     await Promise.all([
       ...instances.map((app) => loop('ingest', () => send(app, 'POST', '/api/v1/ingest/responses', { responses: answers(25) }))),
-      loop('brand', (i) =>
-        send(instances[i % instances.length], 'PATCH', `/api/v1/brands/${brandIds.Acme}`, { aliases: i % 2 ? ['Acme Corp'] : ['Acme Corp', 'ACME Inc'] }),
-      ),
+      loop('brand', (i) => send(instances[i % instances.length], 'PATCH', `/api/v1/brands/${brandIds.Acme}`, { aliases: i % 2 ? ['Acme Corp'] : ['Acme Corp', 'ACME Inc'] })),
       loop('brand', (i) => send(instances[(i + 1) % instances.length], 'PATCH', `/api/v1/brands/${brandIds.Umbrella}`, { is_active: i % 2 === 0 })),
-      loop('prompt', (i) =>
-        send(instances[i % instances.length], 'PATCH', `/api/v1/prompts/${promptIds[0]}`, { tags: i % 2 ? ['crm', 'smb'] : ['crm', 'enterprise'] }),
-      ),
+      loop('prompt', (i) => send(instances[i % instances.length], 'PATCH', `/api/v1/prompts/${promptIds[0]}`, { tags: i % 2 ? ['crm', 'smb'] : ['crm', 'enterprise'] })),
     ])
     const failures = statuses.filter((s) => s.status >= 500)
     expect(failures).toEqual([])

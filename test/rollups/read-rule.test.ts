@@ -37,10 +37,27 @@ describe('read rule', () => {
 describe('registry', () => {
   it('keeps every rollup table of migrations 0003, 0005, 0007 and 0008, once', () => {
     const migrated = [
-      'daily_response_stats', 'daily_mention_stats', 'workspace_domain', 'daily_response_totals', 'daily_brand_totals',
-      'workspace_url', 'daily_domain_stats', 'monthly_domain_stats', 'daily_url_stats', 'monthly_url_stats', 'daily_brand_domain_stats',
-      'domain_prompt_days', 'domain_provider_days', 'url_provider_days', 'prompt_days', 'daily_prompt_stats', 'daily_prompt_brand_stats',
-      'monthly_response_stats', 'monthly_mention_stats', 'monthly_response_totals', 'monthly_brand_totals',
+      'daily_response_stats',
+      'daily_mention_stats',
+      'workspace_domain',
+      'daily_response_totals',
+      'daily_brand_totals',
+      'workspace_url',
+      'daily_domain_stats',
+      'monthly_domain_stats',
+      'daily_url_stats',
+      'monthly_url_stats',
+      'daily_brand_domain_stats',
+      'domain_prompt_days',
+      'domain_provider_days',
+      'url_provider_days',
+      'prompt_days',
+      'daily_prompt_stats',
+      'daily_prompt_brand_stats',
+      'monthly_response_stats',
+      'monthly_mention_stats',
+      'monthly_response_totals',
+      'monthly_brand_totals',
     ]
     expect([...ROLLUP_TABLES].sort()).toEqual(migrated.sort())
   })
@@ -65,10 +82,28 @@ describe('registry', () => {
 
 describe('deleteOrder', () => {
   it('puts children before parents and breaks ties by name', () => {
-    expect(deleteOrder(['response', 'mention', 'prompt', 'brand'], [['mention', 'response'], ['mention', 'brand'], ['response', 'prompt']])).toEqual(['mention', 'brand', 'response', 'prompt'])
+    expect(
+      deleteOrder(
+        ['response', 'mention', 'prompt', 'brand'],
+        [
+          ['mention', 'response'],
+          ['mention', 'brand'],
+          ['response', 'prompt'],
+        ],
+      ),
+    ).toEqual(['mention', 'brand', 'response', 'prompt'])
   })
 
   it('ignores references to tables outside the list and survives a cycle', () => {
-    expect(deleteOrder(['b', 'a'], [['a', 'workspace'], ['a', 'b'], ['b', 'a']])).toEqual(['a', 'b'])
+    expect(
+      deleteOrder(
+        ['b', 'a'],
+        [
+          ['a', 'workspace'],
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+      ),
+    ).toEqual(['a', 'b'])
   })
 })

@@ -12,8 +12,14 @@ describe.each(testBackends)('GET /api/v1/filters (%s)', (backend) => {
   async function populate(workspaceId: string, suffix: string) {
     const db = ctx.database.db
     const promptId = newId()
-    await db.insertInto('prompt').values({ workspace_id: workspaceId, id: promptId, text: `best tools ${suffix}`, tags: [`tag-${suffix}`, 'shared'] }).execute()
-    await db.insertInto('model').values({ workspace_id: workspaceId, id: `model-${suffix}`, provider: 'openai', name: `Model ${suffix}` }).execute()
+    await db
+      .insertInto('prompt')
+      .values({ workspace_id: workspaceId, id: promptId, text: `best tools ${suffix}`, tags: [`tag-${suffix}`, 'shared'] })
+      .execute()
+    await db
+      .insertInto('model')
+      .values({ workspace_id: workspaceId, id: `model-${suffix}`, provider: 'openai', name: `Model ${suffix}` })
+      .execute()
     await db
       .insertInto('brand')
       .values([

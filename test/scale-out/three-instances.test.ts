@@ -66,9 +66,7 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
 
   it(`lets exactly ${QUOTA} of 30 concurrent export downloads through across the instances`, async () => {
     const key = await newKey(['read:analytics', 'export:data'])
-    const responses = await Promise.all(
-      Array.from({ length: 30 }, () => request(next(), '/api/v1/exports/dashboard-graph?date_from=2026-05-01&date_to=2026-05-07', key)),
-    )
+    const responses = await Promise.all(Array.from({ length: 30 }, () => request(next(), '/api/v1/exports/dashboard-graph?date_from=2026-05-01&date_to=2026-05-07', key)))
     const statuses = responses.map((r) => r.status)
     await Promise.all(responses.map((r) => r.arrayBuffer()))
     expect(statuses.filter((s) => s === 200)).toHaveLength(QUOTA)
@@ -95,9 +93,7 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
     const ingested = await request(instances[0], '/api/v1/ingest/responses', key, {
       method: 'POST',
       body: JSON.stringify({
-        responses: [
-          { prompt_id: prompt.data.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is the best CRM. Acme again.', created_at: '2026-05-02T10:00:00Z' },
-        ],
+        responses: [{ prompt_id: prompt.data.id, provider: 'openai', model: 'gpt-4o', content: 'Acme is the best CRM. Acme again.', created_at: '2026-05-02T10:00:00Z' }],
       }),
     })
     expect(ingested.status).toBe(200)

@@ -17,7 +17,29 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 25)
 const hostileString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', '9'.repeat(40), 'NaN', 'true', 'null', '[]', '{}', '2026-02-30', '2026-13-01', '../../etc/passwd', "' or 1=1 --", '%00', '\u0000', '😀'.repeat(300), 'a'.repeat(5000), 'openai,,google', '00000000-0000-0000-0000-000000000000'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    '9'.repeat(40),
+    'NaN',
+    'true',
+    'null',
+    '[]',
+    '{}',
+    '2026-02-30',
+    '2026-13-01',
+    '../../etc/passwd',
+    "' or 1=1 --",
+    '%00',
+    '\u0000',
+    '😀'.repeat(300),
+    'a'.repeat(5000),
+    'openai,,google',
+    '00000000-0000-0000-0000-000000000000',
+  ),
   fc.uuid(),
   fc.integer().map(String),
   fc.double().map(String),
@@ -34,9 +56,7 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
     key = (await ctx.tenant()).key
     const promptId = await createPrompt(ctx, key, 'Best CRM?', ['crm'])
     const brandId = await createBrand(ctx, key, { name: 'Acme', domain: 'acme.com', is_primary: true })
-    await ingest(ctx, key, [
-      { prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: 'Acme is great. https://acme.com/x', created_at: new Date().toISOString() },
-    ])
+    await ingest(ctx, key, [{ prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: 'Acme is great. https://acme.com/x', created_at: new Date().toISOString() }])
     ids = [promptId, brandId]
     const document = (await ctx.app.inject({ url: '/openapi.json' })).json()
     operations = []
@@ -98,8 +118,22 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
         fc.asyncProperty(
           fc.oneof(
             fc.jsonValue().map((v) => JSON.stringify(v)),
-            fc.dictionary(fc.constantFrom('name', 'text', 'tags', 'domain', 'aliases', 'responses', 'observations', 'is_primary', 'x'), fc.jsonValue()).map((v) => JSON.stringify(v)),
-            fc.constantFrom('{', 'null', '"str"', '[]', '{"responses": 5}', '{"responses": [null, 1, "a", {}]}', `{"responses": ${deep(5000, '1')}}`, `{"name": ${deep(2000, '"x"')}}`, '\uFEFF{}', '{"__proto__": {"admin": true}}', '{"constructor": {"prototype": {"x": 1}}}'),
+            fc
+              .dictionary(fc.constantFrom('name', 'text', 'tags', 'domain', 'aliases', 'responses', 'observations', 'is_primary', 'x'), fc.jsonValue())
+              .map((v) => JSON.stringify(v)),
+            fc.constantFrom(
+              '{',
+              'null',
+              '"str"',
+              '[]',
+              '{"responses": 5}',
+              '{"responses": [null, 1, "a", {}]}',
+              `{"responses": ${deep(5000, '1')}}`,
+              `{"name": ${deep(2000, '"x"')}}`,
+              '\uFEFF{}',
+              '{"__proto__": {"admin": true}}',
+              '{"constructor": {"prototype": {"x": 1}}}',
+            ),
           ),
           async (payload) => {
             const response = await ctx.app.inject({ method: op.method, url: path, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload })
@@ -114,7 +148,8 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
   it('refuses lone surrogates and invalid UTF-8 in JSON bodies, naming the field', async () => {
     const send = (url: string, payload: string | Buffer) =>
       ctx.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json; charset=utf-8' }, payload })
-    const item = (content: string) => `{"responses": [{"prompt_id": "${ids[0]}", "provider": "openai", "model": "gpt-4o", "created_at": "${new Date().toISOString()}", "content": ${content}}]}`
+    const item = (content: string) =>
+      `{"responses": [{"prompt_id": "${ids[0]}", "provider": "openai", "model": "gpt-4o", "created_at": "${new Date().toISOString()}", "content": ${content}}]}`
     const cases: [string, string | Buffer, string][] = [
       ['/api/v1/ingest/responses', item('"escaped backslash \\\\ud800 is text, \\ud800 alone is not"'), 'responses[0].content'],
       ['/api/v1/ingest/responses', item('"low half \\uDC00 first"'), 'responses[0].content'],
@@ -149,7 +184,12 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
       }
     }
     // Write routes take no query parameters at all.
-    const write = await ctx.app.inject({ method: 'POST', url: '/api/v1/prompts?dry_run=1', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: '{"text": "x"}' })
+    const write = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/prompts?dry_run=1',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: '{"text": "x"}',
+    })
     expect(write.statusCode).toBe(400)
     expect(write.json().error).toMatchObject({ code: 'unknown_parameter', param: 'dry_run' })
   })
@@ -182,7 +222,12 @@ describe.each(testBackends)('hostile input (%s)', (backend) => {
     const xml = await ctx.app.inject({ method: 'POST', url: '/api/v1/prompts', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/xml' }, payload: '<a/>' })
     assertHandled(xml, 'xml body')
     expect(xml.statusCode).toBe(415)
-    const huge = await ctx.app.inject({ method: 'POST', url: '/api/v1/prompts', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ text: 'x'.repeat(300 * 1024) }) })
+    const huge = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/prompts',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ text: 'x'.repeat(300 * 1024) }),
+    })
     expect(huge.statusCode).toBe(413)
     assertHandled(huge, 'huge body')
     expect((await ctx.app.inject({ url: '/healthz' })).statusCode).toBe(200)

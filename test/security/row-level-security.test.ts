@@ -32,7 +32,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('row-level security (postgres)',
     const { rows: role } = await sql<{ rolsuper: boolean; rolbypassrls: boolean }>`select rolsuper, rolbypassrls from pg_roles where rolname = ${APP_ROLE}`.execute(ctx.database.db)
     expect(role).toEqual([{ rolsuper: false, rolbypassrls: false }])
     const { rows } = await sql<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>`
-      select relname, relrowsecurity, relforcerowsecurity from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname = any(${TENANT_TABLES}::text[])`.execute(ctx.database.db)
+      select relname, relrowsecurity, relforcerowsecurity from pg_class where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname = any(${TENANT_TABLES}::text[])`.execute(
+      ctx.database.db,
+    )
     expect(rows).toHaveLength(TENANT_TABLES.length)
     for (const row of rows) expect(row, row.relname).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true })
     // The catalog's list holds the facts and every rollup table (nothing kept by hand).

@@ -58,7 +58,10 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
           probes++
           expect(response.statusCode, `${method} ${url}`).toBe(404)
           // Echoing the id the caller sent is not a leak; anything else of B would be.
-          assertNoB(Object.values(b).reduce((body, id) => body.split(id).join(''), response.body), `${method} ${url}`)
+          assertNoB(
+            Object.values(b).reduce((body, id) => body.split(id).join(''), response.body),
+            `${method} ${url}`,
+          )
         }
         for (const p of idParams) {
           const query = new URLSearchParams(base)
@@ -71,7 +74,9 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
         }
         if (!hasPathId && method === 'get') {
           const query = new URLSearchParams(base)
-          for (const p of parameters) if (p.required && p.in === 'query' && p.name === 'brand_id') query.set('brand_id', (await ctx.database.db.selectFrom('brand').select('id').where('workspace_id', '=', a.workspaceId).executeTakeFirstOrThrow()).id)
+          for (const p of parameters)
+            if (p.required && p.in === 'query' && p.name === 'brand_id')
+              query.set('brand_id', (await ctx.database.db.selectFrom('brand').select('id').where('workspace_id', '=', a.workspaceId).executeTakeFirstOrThrow()).id)
           const response = await ctx.get(`${path}?${query}`, a.key)
           probes++
           expect(response.statusCode, `${path}: ${response.body.slice(0, 200)}`).toBeLessThan(300)
@@ -90,7 +95,11 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
     expect(responses.json().error.details[0].field).toBe('prompt_id')
     const aio = await post(ctx, '/api/v1/ingest/aio', a.key, { observations: [{ prompt_id: b.prompt_id, observed_at: new Date().toISOString(), has_aio: false }] })
     expect(aio.statusCode).toBe(400)
-    const count = await ctx.database.db.selectFrom('response').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', a.workspaceId).executeTakeFirstOrThrow()
+    const count = await ctx.database.db
+      .selectFrom('response')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', a.workspaceId)
+      .executeTakeFirstOrThrow()
     expect(Number(count.n)).toBe(1)
   })
 })

@@ -99,8 +99,13 @@ async function importJsonLines(path: string, out: Output, ingest: Ingest, unit: 
     } catch (error) {
       bar.stop()
       if (error instanceof AppError && Array.isArray(error.details)) {
-        const lines = (error.details as { index: number; field: string; message: string }[]).slice(0, 20).map((d) => `  line ${batchLines[d.index]}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
-        throw new Error(`Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`, { cause: error })
+        const lines = (error.details as { index: number; field: string; message: string }[])
+          .slice(0, 20)
+          .map((d) => `  line ${batchLines[d.index]}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
+        throw new Error(
+          `Import stopped; this batch was not stored (earlier batches were: ${totals.accepted} new). Fix these lines and re-run; stored lines are skipped by external_id:\n${lines.join('\n')}`,
+          { cause: error },
+        )
       }
       throw error
     }
@@ -163,7 +168,10 @@ export function registerDataCommands(program: Command): void {
         )
         return { brand, reanalysis: await reanalyzeWithProgress(database.db, workspace.id, out, config.analysisThreads) }
       })
-      out.result({ ...brand, reanalysis }, [`Added brand "${brand.name}" (${brand.id})`, `Re-analysed ${reanalysis.responses} responses and ${reanalysis.observations} AI overviews`])
+      out.result({ ...brand, reanalysis }, [
+        `Added brand "${brand.name}" (${brand.id})`,
+        `Re-analysed ${reanalysis.responses} responses and ${reanalysis.observations} AI overviews`,
+      ])
     })
 
   brandCommand
@@ -188,7 +196,9 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; text: string; tag: string[]; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
-      const prompt = await withDatabase(async (database) => createPrompt(database.db, (await requireWorkspace(database, options.workspace)).id, { text: options.text, tags: options.tag }))
+      const prompt = await withDatabase(async (database) =>
+        createPrompt(database.db, (await requireWorkspace(database, options.workspace)).id, { text: options.text, tags: options.tag }),
+      )
       out.result(prompt, `Added prompt ${prompt.id}${prompt.tags.length ? ` [${prompt.tags.join(', ')}]` : ''}`)
     })
 
@@ -221,7 +231,8 @@ export function registerDataCommands(program: Command): void {
         const summary = await withDatabase(async (database) => {
           const workspace = await requireWorkspace(database, options.workspace)
           const matcher = await loadBrandMatcher(database.db, workspace.id)
-          const ingest: Ingest = kind === 'responses' ? (items) => ingestResponses(database.db, workspace.id, items, { matcher }) : (items) => ingestAio(database.db, workspace.id, items, { matcher })
+          const ingest: Ingest =
+            kind === 'responses' ? (items) => ingestResponses(database.db, workspace.id, items, { matcher }) : (items) => ingestAio(database.db, workspace.id, items, { matcher })
           return importJsonLines(file, out, ingest, kind === 'responses' ? 'responses' : 'observations')
         })
         out.result(summary, `Imported ${summary.lines} lines: ${summary.accepted} new, ${summary.duplicates} duplicates skipped, in ${summary.seconds} s (${summary.per_second}/s)`)

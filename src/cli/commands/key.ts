@@ -5,7 +5,14 @@ import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput, table, UsageError } from '../output.js'
 
 export function parseScopes(raw: string): Scope[] {
-  const scopes = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))]
+  const scopes = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ]
   if (scopes.length === 0) throw new UsageError(`--scopes needs at least one of: ${SCOPES.join(', ')}`)
   const unknown = scopes.filter((s) => !isScope(s))
   if (unknown.length) throw new UsageError(`Unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; allowed: ${SCOPES.join(', ')}`)
@@ -37,16 +44,13 @@ export function registerKeyCommands(program: Command): void {
         const workspace = await requireWorkspace(database, options.workspace)
         return createApiKey(database.db, { workspaceId: workspace.id, scopes, name: options.name, expiresAt })
       })
-      out.result(
-        { id: created.id, key: created.key, workspace_id: created.workspace_id, name: created.name, scopes: created.scopes, expires_at: created.expires_at },
-        [
-          `API key (shown once; store it now):`,
-          ``,
-          `  ${created.key}`,
-          ``,
-          `id: ${created.id}  scopes: ${created.scopes.join(',')}${created.expires_at ? `  expires: ${created.expires_at.toISOString()}` : ''}`,
-        ],
-      )
+      out.result({ id: created.id, key: created.key, workspace_id: created.workspace_id, name: created.name, scopes: created.scopes, expires_at: created.expires_at }, [
+        `API key (shown once; store it now):`,
+        ``,
+        `  ${created.key}`,
+        ``,
+        `id: ${created.id}  scopes: ${created.scopes.join(',')}${created.expires_at ? `  expires: ${created.expires_at.toISOString()}` : ''}`,
+      ])
     })
 
   key

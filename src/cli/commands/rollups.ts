@@ -32,6 +32,9 @@ export function registerRollupCommands(program: Command): void {
         bar.stop()
         return { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })), tables, seconds: Math.round((Date.now() - started) / 100) / 10 }
       })
-      out.result(result, `Rebuilt ${result.tables.length} rollup tables for ${result.workspaces.length} workspace${result.workspaces.length === 1 ? '' : 's'} in ${result.seconds} s`)
+      out.result(
+        result,
+        `Rebuilt ${result.tables.length} rollup tables for ${result.workspaces.length} workspace${result.workspaces.length === 1 ? '' : 's'} in ${result.seconds} s`,
+      )
     })
 }

@@ -41,10 +41,10 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
         },
       })
       closeOnSignals(server, out.info)
-      out.result(
-        { url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite', ...(demo ? { demo: demo.value } : {}) },
-        [`Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`, ...(demo ? demo.lines(server.url) : [])],
-      )
+      out.result({ url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite', ...(demo ? { demo: demo.value } : {}) }, [
+        `Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`,
+        ...(demo ? demo.lines(server.url) : []),
+      ])
     })
 
   program

@@ -19,7 +19,11 @@ export function registerWorkspaceCommands(program: Command): void {
       if (!isTier(options.tier)) throw new UsageError(`--tier must be one of: ${TIERS.join(', ')}`)
       const tier = options.tier
       const created = await withDatabase((database) => createWorkspace(database.db, { name: options.name, tier }))
-      out.result(created, [`Created workspace "${created.name}" (${created.tier})`, `id: ${created.id}`, `Next: beacon key create --workspace ${created.id} --scopes read:analytics`])
+      out.result(created, [
+        `Created workspace "${created.name}" (${created.tier})`,
+        `id: ${created.id}`,
+        `Next: beacon key create --workspace ${created.id} --scopes read:analytics`,
+      ])
     })
 
   workspace

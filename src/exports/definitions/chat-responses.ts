@@ -18,7 +18,13 @@ const columns = [
     nullable: false,
     description: 'JSON array of the names of the active brands the response mentions, in order of first appearance (position), ties by name; [] when none',
   },
-  { name: 'sentiment', type: 'float', nullable: true, rounding: 'sentiment', description: 'Sentiment of the whole response, -1 to 1, 3 decimals; empty when the response has no text' },
+  {
+    name: 'sentiment',
+    type: 'float',
+    nullable: true,
+    rounding: 'sentiment',
+    description: 'Sentiment of the whole response, -1 to 1, 3 decimals; empty when the response has no text',
+  },
   { name: 'created_at', type: 'datetime', nullable: false, description: 'When the response was produced, ISO 8601 UTC' },
 ] as const satisfies ExportDefinition['columns']
 
@@ -61,7 +67,8 @@ function rows(db: DB, workspaceId: string, filters: ExportFilters) {
 export const chatResponsesExport: ExportDefinition = {
   type: 'chat-responses',
   title: 'Chat responses',
-  summary: 'One row per AI response in the period (filtered by provider, prompt tags and has_content), with its full text and the brands it mentions. Ordered by created_at, then id.',
+  summary:
+    'One row per AI response in the period (filtered by provider, prompt tags and has_content), with its full text and the brands it mentions. Ordered by created_at, then id.',
   columns,
   formatOptions: true,
   // Full answers run to kilobytes: with 100 rows in flight the server's heap stays flat

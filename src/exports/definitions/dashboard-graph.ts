@@ -19,8 +19,20 @@ const columns = [
     description: "0-100: share of that day's responses (matching the filters) that mention the brand, 2 decimals; 0 when the day has none",
   },
   { name: 'mention_count', type: 'integer', nullable: false, description: 'Occurrences of the brand in that day’s responses' },
-  { name: 'sentiment_avg', type: 'float', nullable: false, rounding: 'sentiment', description: 'Mean brand sentiment (-1 to 1) over that day’s responses mentioning it, 3 decimals; 0 when none' },
-  { name: 'position_avg', type: 'float', nullable: false, rounding: 'position', description: 'Mean position (1 = named first) over that day’s responses mentioning it, 2 decimals; 0 when none' },
+  {
+    name: 'sentiment_avg',
+    type: 'float',
+    nullable: false,
+    rounding: 'sentiment',
+    description: 'Mean brand sentiment (-1 to 1) over that day’s responses mentioning it, 3 decimals; 0 when none',
+  },
+  {
+    name: 'position_avg',
+    type: 'float',
+    nullable: false,
+    rounding: 'position',
+    description: 'Mean position (1 = named first) over that day’s responses mentioning it, 2 decimals; 0 when none',
+  },
 ] as const satisfies ExportDefinition['columns']
 
 function rows(workspaceId: string, filters: ExportFilters): RawBuilder<ExportRow> {

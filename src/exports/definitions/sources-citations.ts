@@ -33,7 +33,11 @@ export const sourcesCitationsExport: ExportDefinition = {
   incremental: { supported: true, key: 'citation_date' },
 
   source(db, workspaceId, filters) {
-    const ordered = () => rows(db, workspaceId, filters).orderBy('c.created_at').orderBy('c.response_id').orderBy(sql`c.url collate "C"`)
+    const ordered = () =>
+      rows(db, workspaceId, filters)
+        .orderBy('c.created_at')
+        .orderBy('c.response_id')
+        .orderBy(sql`c.url collate "C"`)
     return {
       all: () => ordered().compile(),
       page(after: ExportRow | null, limit: number) {

@@ -22,11 +22,7 @@ export interface AioMetrics {
   trend: { date: string; coverage_rate: number }[]
 }
 
-export async function getAioMetrics(
-  db: DB,
-  workspaceId: string,
-  options: { range: DateRange; tags: string[]; targetBrandId?: string },
-): Promise<AioMetrics> {
+export async function getAioMetrics(db: DB, workspaceId: string, options: { range: DateRange; tags: string[]; targetBrandId?: string }): Promise<AioMetrics> {
   const filters = { ...rangeBounds(options.range), tags: options.tags }
   const day = sql<string>`to_char(aio_observation.observed_at at time zone 'UTC', 'YYYY-MM-DD')`
   const [brands, days, appearances] = await Promise.all([

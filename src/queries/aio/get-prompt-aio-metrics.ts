@@ -17,12 +17,7 @@ export interface PromptAioMetrics {
   brand_appearances: Record<string, number>
 }
 
-export async function getPromptAioMetrics(
-  db: DB,
-  workspaceId: string,
-  promptId: string,
-  options: { range: DateRange; targetBrandId?: string },
-): Promise<PromptAioMetrics> {
+export async function getPromptAioMetrics(db: DB, workspaceId: string, promptId: string, options: { range: DateRange; targetBrandId?: string }): Promise<PromptAioMetrics> {
   const filters = { ...rangeBounds(options.range), promptId }
   const [prompt, brands, totals, appearances] = await Promise.all([
     db.selectFrom('prompt').select(['id', 'text']).where('workspace_id', '=', workspaceId).where('id', '=', promptId).executeTakeFirst(),

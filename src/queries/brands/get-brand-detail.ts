@@ -98,7 +98,12 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       : sql<SqlBool>`true`
 
   const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
-    db.selectFrom('brand').select([...brandRecordColumns]).where('workspace_id', '=', workspaceId).where('id', '=', brandId).executeTakeFirst(),
+    db
+      .selectFrom('brand')
+      .select([...brandRecordColumns])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', brandId)
+      .executeTakeFirst(),
     // The brand's own totals, by day and provider, from the exact daily rollup.
     db
       .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
@@ -122,10 +127,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .select((eb) => [sql<boolean>`s.day >= ${filters.range.start}::date`.as('current'), eb.fn.sum<number>('s.occurrences').as('occurrences')])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .where((eb) =>
-        eb.or([
-          eb('s.brand_id', '=', brandId),
-          eb('s.brand_id', 'in', eb.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).where('is_active', '=', true)),
-        ]),
+        eb.or([eb('s.brand_id', '=', brandId), eb('s.brand_id', 'in', eb.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).where('is_active', '=', true))]),
       )
       .groupBy(sql`1`)
       .execute(),
@@ -157,11 +159,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
         promptFast
           ? db
               .selectFrom('daily_prompt_brand_stats as s')
-              .select([
-                's.prompt_id',
-                (eb) => eb.fn.sum<number>('s.responses').as('mentioning'),
-                (eb) => eb.fn.sum<number>('s.occurrences').as('occurrences'),
-              ])
+              .select(['s.prompt_id', (eb) => eb.fn.sum<number>('s.responses').as('mentioning'), (eb) => eb.fn.sum<number>('s.occurrences').as('occurrences')])
               .where(dayConditions('s', workspaceId, filters))
               .where('s.brand_id', '=', brandId)
               .groupBy('s.prompt_id')
@@ -175,13 +173,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
               .as('mp'),
         (join) => join.onRef('mp.prompt_id', '=', 'rp.prompt_id'),
       )
-      .select([
-        'rp.prompt_id',
-        'p.text',
-        'rp.responses',
-        sql<number>`coalesce(mp.mentioning, 0)`.as('mentioning'),
-        sql<number>`coalesce(mp.occurrences, 0)`.as('occurrences'),
-      ])
+      .select(['rp.prompt_id', 'p.text', 'rp.responses', sql<number>`coalesce(mp.mentioning, 0)`.as('mentioning'), sql<number>`coalesce(mp.occurrences, 0)`.as('occurrences')])
       .orderBy(sql`coalesce(mp.mentioning, 0)::float8 / rp.responses`, 'desc')
       .orderBy(sql`coalesce(mp.occurrences, 0)`, 'desc')
       .orderBy('rp.responses', 'desc')

@@ -29,10 +29,7 @@ export async function getFilterValues(db: DB, workspaceId: string): Promise<Filt
       .execute(),
     db
       .selectFrom('response')
-      .select((eb) => [
-        eb.fn.min('created_at').as('earliest'),
-        eb.fn.max('created_at').as('latest'),
-      ])
+      .select((eb) => [eb.fn.min('created_at').as('earliest'), eb.fn.max('created_at').as('latest')])
       .where('workspace_id', '=', workspaceId)
       .executeTakeFirst(),
   ])

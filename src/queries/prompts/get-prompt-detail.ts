@@ -117,12 +117,7 @@ export async function getPromptDetail(db: DB, workspaceId: string, promptId: str
     .limit(TOP_SOURCES)
     .execute()
 
-  const brandList = db
-    .selectFrom('brand')
-    .select(['id', 'name', 'is_primary'])
-    .where('workspace_id', '=', workspaceId)
-    .where('is_active', '=', true)
-    .execute()
+  const brandList = db.selectFrom('brand').select(['id', 'name', 'is_primary']).where('workspace_id', '=', workspaceId).where('is_active', '=', true).execute()
 
   const [byProviderDay, byBrandProvider, current, currentMentions, before, beforeMentions, sources, brands] = await Promise.all([
     responsesByProviderDay,

@@ -68,14 +68,7 @@ export async function getPromptPerformance(
     .selectFrom('prompt as p')
     .leftJoin('rc', 'rc.prompt_id', 'p.id')
     .leftJoin('mc', 'mc.prompt_id', 'p.id')
-    .select([
-      'p.id',
-      'p.text',
-      'p.tags',
-      'p.is_active',
-      sql<number>`coalesce(rc.n, 0)`.as('response_count'),
-      sql<number>`coalesce(mc.n, 0)`.as('mentioned'),
-    ])
+    .select(['p.id', 'p.text', 'p.tags', 'p.is_active', sql<number>`coalesce(rc.n, 0)`.as('response_count'), sql<number>`coalesce(mc.n, 0)`.as('mentioned')])
     .where((eb) => eb.and(promptConditions('p')))
     // Byte order keeps the tie-break identical on every server collation.
     .orderBy(sql`coalesce(rc.n, 0)`, 'desc')
@@ -88,11 +81,7 @@ export async function getPromptPerformance(
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where((eb) => eb.and(promptConditions('p')))
   if (page) listQuery = listQuery.limit(page.perPage).offset(pageOffset(page))
-  const [brand, rows, count] = await Promise.all([
-    brandQuery.executeTakeFirst(),
-    listQuery.execute(),
-    page ? countQuery.executeTakeFirstOrThrow() : undefined,
-  ])
+  const [brand, rows, count] = await Promise.all([brandQuery.executeTakeFirst(), listQuery.execute(), page ? countQuery.executeTakeFirstOrThrow() : undefined])
   if (!brand) throw brandNotFound(brandId)
   const totalItems = count ? Number(count.total) : rows.length
 
@@ -108,5 +97,4 @@ export async function getPromptPerformance(
   }
 }
 
-const brandNotFound = (brandId: string) =>
-  new AppError(404, 'not_found', `No brand ${brandId} in this workspace; GET /api/v1/filters lists its brands`)
+const brandNotFound = (brandId: string) => new AppError(404, 'not_found', `No brand ${brandId} in this workspace; GET /api/v1/filters lists its brands`)

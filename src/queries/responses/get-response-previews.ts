@@ -35,13 +35,7 @@ export async function getResponsePreviews(
   const [responses, count] = await Promise.all([
     db
       .selectFrom('response')
-      .select([
-        'response.id',
-        'response.provider',
-        'response.model',
-        sql<string>`left(response.content, ${sql.lit(PREVIEW_LENGTH)})`.as('content_preview'),
-        'response.created_at',
-      ])
+      .select(['response.id', 'response.provider', 'response.model', sql<string>`left(response.content, ${sql.lit(PREVIEW_LENGTH)})`.as('content_preview'), 'response.created_at'])
       .where(matching)
       .orderBy('response.created_at', 'desc')
       .orderBy('response.id', 'desc')

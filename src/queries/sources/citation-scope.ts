@@ -14,12 +14,7 @@ export interface CitationScope {
 }
 
 /** WHERE for the unaliased `citation` table; the same conditions fit `response` when no domain/url is given. */
-export function citationConditions(
-  table: 'citation' | 'response',
-  workspaceId: string,
-  filters: AnalyticsFilters,
-  scope: CitationScope = {},
-): Expression<SqlBool> {
+export function citationConditions(table: 'citation' | 'response', workspaceId: string, filters: AnalyticsFilters, scope: CitationScope = {}): Expression<SqlBool> {
   const eb = expressionBuilder<Database, typeof table>()
   const col = (name: string) => sql.ref(`${table}.${name}`)
   const conditions: Expression<SqlBool>[] = [responseFilterConditions(table, workspaceId, filters)]

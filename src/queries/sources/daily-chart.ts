@@ -17,6 +17,10 @@ export function zeroFilledCharts(range: DateRange, keys: readonly string[], rows
   for (const row of rows) counts.set(`${row.key}\u0000${row.day}`, row.count)
   const days = eachDay(range)
   const charts = new Map<string, DailyCount[]>()
-  for (const key of keys) charts.set(key, days.map((date) => ({ date, count: counts.get(`${key}\u0000${date}`) ?? 0 })))
+  for (const key of keys)
+    charts.set(
+      key,
+      days.map((date) => ({ date, count: counts.get(`${key}\u0000${date}`) ?? 0 })),
+    )
   return charts
 }

@@ -65,7 +65,9 @@ export async function getSources(db: DB, workspaceId: string, filters: Analytics
   }
 
   const domains = rows.map((row) => row.domain)
-  const daily = fast ? await rolledUpDailyCounts(db, workspaceId, filters, domains) : await dailyCounts(db, citationConditions('citation', workspaceId, filters, { ...scope, domains }))
+  const daily = fast
+    ? await rolledUpDailyCounts(db, workspaceId, filters, domains)
+    : await dailyCounts(db, citationConditions('citation', workspaceId, filters, { ...scope, domains }))
   const charts = zeroFilledCharts(filters.range, domains, daily)
   const citingResponses = new Map<string, number>()
   for (const row of daily) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + row.responses)

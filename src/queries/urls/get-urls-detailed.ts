@@ -24,14 +24,8 @@ export async function getUrlsDetailed(
   strategy: ReadStrategy = 'auto',
 ): Promise<{ urls: DetailedUrlRecord[]; totalItems: number }> {
   const scope = { promptId: options.promptId }
-  const [, { rows, totalItems }] = await Promise.all([
-    ensurePromptTemplate(db, workspaceId, options.promptId),
-    urlPage(db, workspaceId, filters, scope, options, strategy),
-  ])
-  const [attributes, daily] = await Promise.all([
-    urlAttributes(db, workspaceId, filters, scope, rows, strategy),
-    urlDailyCounts(db, workspaceId, filters, scope, rows, strategy),
-  ])
+  const [, { rows, totalItems }] = await Promise.all([ensurePromptTemplate(db, workspaceId, options.promptId), urlPage(db, workspaceId, filters, scope, options, strategy)])
+  const [attributes, daily] = await Promise.all([urlAttributes(db, workspaceId, filters, scope, rows, strategy), urlDailyCounts(db, workspaceId, filters, scope, rows, strategy)])
   const charts = zeroFilledCharts(
     filters.range,
     rows.map((row) => row.url),

@@ -27,7 +27,13 @@ export function sourceDomain(sourceId: string): string {
   return registrableDomain(sourceId) ?? sourceId.trim().toLowerCase()
 }
 
-export async function getUrls(db: DB, workspaceId: string, filters: AnalyticsFilters, options: UrlsOptions, strategy: ReadStrategy = 'auto'): Promise<{ urls: UrlRecord[]; totalItems: number }> {
+export async function getUrls(
+  db: DB,
+  workspaceId: string,
+  filters: AnalyticsFilters,
+  options: UrlsOptions,
+  strategy: ReadStrategy = 'auto',
+): Promise<{ urls: UrlRecord[]; totalItems: number }> {
   const scope = options.sourceId === undefined ? {} : { domains: [sourceDomain(options.sourceId)] }
   const { rows, totalItems } = await urlPage(db, workspaceId, filters, scope, options, strategy)
   const attributes = await urlAttributes(db, workspaceId, filters, scope, rows, strategy)

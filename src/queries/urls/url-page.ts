@@ -29,7 +29,14 @@ export function urlRollupsApply(filters: AnalyticsFilters, scope: CitationScope,
 }
 
 /** citation_count = responses in R citing the URL: the citation table has one row per (response, url). */
-export async function urlPage(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, page: PageRequest, strategy: ReadStrategy = 'auto'): Promise<{ rows: UrlRow[]; totalItems: number }> {
+export async function urlPage(
+  db: DB,
+  workspaceId: string,
+  filters: AnalyticsFilters,
+  scope: CitationScope,
+  page: PageRequest,
+  strategy: ReadStrategy = 'auto',
+): Promise<{ rows: UrlRow[]; totalItems: number }> {
   if (urlRollupsApply(filters, scope, strategy)) return rolledUpUrlPage(db, workspaceId, filters, scope, page)
   const where = citationConditions('citation', workspaceId, filters, scope)
   const { rows } = await sql<UrlRow>`
@@ -56,8 +63,11 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
     scope.domains === undefined
       ? sql<SqlBool>`true`
       : sql<SqlBool>`s.url_id in (select id from workspace_url where workspace_id = ${workspaceId} and domain = any(${scope.domains}::text[]))`
-  const urlRows = calendarRollupRows('daily_url_stats', ['url_id', 'citations'], filters.range, (dateColumn, days) =>
-    sql<SqlBool>`${dayConditions('s', workspaceId, { range: days }, dateColumn)} and ${urlCondition}`,
+  const urlRows = calendarRollupRows(
+    'daily_url_stats',
+    ['url_id', 'citations'],
+    filters.range,
+    (dateColumn, days) => sql<SqlBool>`${dayConditions('s', workspaceId, { range: days }, dateColumn)} and ${urlCondition}`,
   )
   // Parallel workers cost more than they save on this many short rows (a year on 2 cores:
   // 100 ms with them, 60 without); local to the request's transaction.
@@ -91,7 +101,14 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
 }
 
 /** Title = the last non-empty title seen in R (latest response first), else "". */
-export async function urlAttributes(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, rows: readonly UrlRow[], strategy: ReadStrategy = 'auto'): Promise<Map<string, UrlAttributes>> {
+export async function urlAttributes(
+  db: DB,
+  workspaceId: string,
+  filters: AnalyticsFilters,
+  scope: CitationScope,
+  rows: readonly UrlRow[],
+  strategy: ReadStrategy = 'auto',
+): Promise<Map<string, UrlAttributes>> {
   if (rows.length === 0) return new Map()
   if (urlRollupsApply(filters, scope, strategy)) return rolledUpUrlAttributes(db, workspaceId, filters, rows)
   // The page's domains let the planner use the (workspace_id, domain, created_at) index.

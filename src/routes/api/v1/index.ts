@@ -59,9 +59,7 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   if (app.database.backend === 'pglite') {
     app.addHook('onResponse', async (request) => {
       if (request.method === 'GET') return
-      await refreshPlannerStatistics(app.database, { throttle: true }).catch((error: unknown) =>
-        request.log.warn({ err: error }, 'could not refresh planner statistics'),
-      )
+      await refreshPlannerStatistics(app.database, { throttle: true }).catch((error: unknown) => request.log.warn({ err: error }, 'could not refresh planner statistics'))
     })
   }
 

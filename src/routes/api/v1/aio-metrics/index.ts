@@ -13,7 +13,10 @@ export const aioMetricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/aio-metrics/prompt/:prompt_id', { schema: getPromptAioMetricsSchema }, async (request) => {
-    const { params: { prompt_id }, query } = request
+    const {
+      params: { prompt_id },
+      query,
+    } = request
     const range = resolveDateRange({ start: query.start_date, end: query.end_date })
     const data = await getPromptAioMetrics(request.db, request.auth.workspaceId, prompt_id, { range, targetBrandId: query.target_brand_id })
     return { success: true as const, data }

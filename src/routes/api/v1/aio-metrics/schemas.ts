@@ -4,10 +4,7 @@ import { EndDate, Envelope, IsoDate, Responses, StartDate, Tags, UuidParam } fro
 const TargetBrand = Type.Optional(UuidParam('Report on this brand only (any brand of the workspace). Default: every active brand.'))
 
 // The spec lists no provider/model filters here: AI overviews come from one search engine.
-export const AioMetricsQuery = Type.Object(
-  { start_date: StartDate, end_date: EndDate, tags: Tags, target_brand_id: TargetBrand },
-  { additionalProperties: false },
-)
+export const AioMetricsQuery = Type.Object({ start_date: StartDate, end_date: EndDate, tags: Tags, target_brand_id: TargetBrand }, { additionalProperties: false })
 
 export const PromptAioMetricsQuery = Type.Object({ start_date: StartDate, end_date: EndDate, target_brand_id: TargetBrand }, { additionalProperties: false })
 

@@ -1,16 +1,5 @@
 import { Type } from 'typebox'
-import {
-  AnalyticsFilters,
-  BooleanParam,
-  Envelope,
-  IsoDate,
-  Page,
-  PaginationWithNav,
-  PerPage,
-  ProviderName,
-  Responses,
-  UuidParam,
-} from '../../../../http/schemas.js'
+import { AnalyticsFilters, BooleanParam, Envelope, IsoDate, Page, PaginationWithNav, PerPage, ProviderName, Responses, UuidParam } from '../../../../http/schemas.js'
 
 /** Spec 2.3. */
 export const BrandRecordSchema = Type.Object(
@@ -41,9 +30,7 @@ export const listBrandsSchema = {
     },
     { additionalProperties: false },
   ),
-  response: Responses(
-    Envelope(Type.Object({ competitors: Type.Array(BrandRecordSchema), pagination: PaginationWithNav }, { additionalProperties: false }), { message: true }),
-  ),
+  response: Responses(Envelope(Type.Object({ competitors: Type.Array(BrandRecordSchema), pagination: PaginationWithNav }, { additionalProperties: false }), { message: true })),
 }
 
 const Metric = {
@@ -96,10 +83,9 @@ export const BrandDetailSchema = Type.Object(
       ),
       { description: 'Every provider, sorted by name; zeros where none of the responses came from it' },
     ),
-    daily_trend: Type.Array(
-      Type.Object({ date: IsoDate, visibility_score: Metric.visibility_score, mention_count: Metric.mention_count }, { additionalProperties: false }),
-      { description: 'Every day of the period, zero-filled' },
-    ),
+    daily_trend: Type.Array(Type.Object({ date: IsoDate, visibility_score: Metric.visibility_score, mention_count: Metric.mention_count }, { additionalProperties: false }), {
+      description: 'Every day of the period, zero-filled',
+    }),
     top_prompts: Type.Array(
       Type.Object(
         {

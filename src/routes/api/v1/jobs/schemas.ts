@@ -7,7 +7,10 @@ export const JobSchema = Type.Object(
     type: Type.String({ description: 'reanalysis (after a brand change) or rollups_rebuild (after a prompt tag change)' }),
     state: Type.Enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
     progress: Type.Object(
-      { done: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0, description: 'Items to go through (responses and AI overviews for a re-analysis); 0 until the job starts' }) },
+      {
+        done: Type.Integer({ minimum: 0 }),
+        total: Type.Integer({ minimum: 0, description: 'Items to go through (responses and AI overviews for a re-analysis); 0 until the job starts' }),
+      },
       { additionalProperties: false },
     ),
     created_at: IsoDateTime,

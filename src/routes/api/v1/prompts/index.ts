@@ -23,7 +23,10 @@ export const promptsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/prompts/:prompt_id', { schema: getPromptSchema }, async (request) => {
-    const { params: { prompt_id }, query } = request
+    const {
+      params: { prompt_id },
+      query,
+    } = request
     const filters = await resolveAnalyticsFilters(request.db, request.auth.workspaceId, query)
     const data = await getPromptDetail(request.db, request.auth.workspaceId, prompt_id, filters)
     return { success: true as const, data }

@@ -32,7 +32,8 @@ export const updatePromptRoute = {
   config: { access },
   schema: {
     summary: 'Update a prompt template',
-    description: "Changes only the fields sent. New tags queue a rebuild of the workspace's rollups (the prompt's history moves to its new tags); the answer then carries the job. Scope manage:workspace.",
+    description:
+      "Changes only the fields sent. New tags queue a rebuild of the workspace's rollups (the prompt's history moves to its new tags); the answer then carries the job. Scope manage:workspace.",
     tags: ['management'],
     params: Type.Object({ prompt_id: UuidParam('Prompt id') }),
     querystring: Type.Object({}, { additionalProperties: false }),

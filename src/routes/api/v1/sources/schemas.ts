@@ -3,10 +3,9 @@ import { AnalyticsFilters, Envelope, IsoDate, IsoDateTime, Page, PaginationWithN
 
 export const SOURCE_TYPES = ['owned', 'competitor', 'ugc', 'reference', 'institutional', 'editorial', 'other'] as const
 
-export const DailyChart = Type.Array(
-  Type.Object({ date: IsoDate, count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
-  { description: 'Every day of the range in order, zero-filled' },
-)
+export const DailyChart = Type.Array(Type.Object({ date: IsoDate, count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), {
+  description: 'Every day of the range in order, zero-filled',
+})
 
 export const SourceSchema = Type.Object(
   {
@@ -38,7 +37,5 @@ export const getSourcesSchema = {
   description: 'Domains cited by the responses of the period that match the filters, by citation count (then domain), with a zero-filled daily chart.',
   tags: ['analytics'],
   querystring: SourcesQuery,
-  response: Responses(
-    Envelope(Type.Object({ sources: Type.Array(SourceSchema), pagination: PaginationWithNav }, { additionalProperties: false }), { message: true }),
-  ),
+  response: Responses(Envelope(Type.Object({ sources: Type.Array(SourceSchema), pagination: PaginationWithNav }, { additionalProperties: false }), { message: true })),
 }

@@ -1,16 +1,5 @@
 import { Type } from 'typebox'
-import {
-  AnalyticsFilters,
-  Envelope,
-  IsoDateTime,
-  Page,
-  PaginationPlain,
-  PaginationWithNav,
-  PerPage,
-  ProviderName,
-  Responses,
-  UuidParam,
-} from '../../../../http/schemas.js'
+import { AnalyticsFilters, Envelope, IsoDateTime, Page, PaginationPlain, PaginationWithNav, PerPage, ProviderName, Responses, UuidParam } from '../../../../http/schemas.js'
 import { DailyChart } from '../sources/schemas.js'
 
 const urlFields = {
@@ -67,7 +56,5 @@ export const getUrlsDetailedSchema = {
   description: 'As /urls, plus a zero-filled daily chart and the providers citing each URL.',
   tags: ['analytics'],
   querystring: UrlsDetailedQuery,
-  response: Responses(
-    Envelope(Type.Object({ urls: Type.Array(DetailedUrlSchema), pagination: PaginationPlain }, { additionalProperties: false }), { message: false }),
-  ),
+  response: Responses(Envelope(Type.Object({ urls: Type.Array(DetailedUrlSchema), pagination: PaginationPlain }, { additionalProperties: false }), { message: false })),
 }
