@@ -116,15 +116,7 @@ export async function reanalyzeResponseBatch(db: DB, workspaceId: string, rows: 
     await lockAnalysisInputs(trx, workspaceId, 'read')
     await lockReanalysisBatch(trx, workspaceId)
     await retractMentionRollups(trx, workspaceId, ids)
-    await trx
-      .deleteFrom('mention')
-      .where('workspace_id', '=', workspaceId)
-      .where(
-        'response_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute()
+    await trx.deleteFrom('mention').where('workspace_id', '=', workspaceId).where('response_id', 'in', ids).execute()
     // One array parameter per column: far less SQL to parse than a VALUES list (as ingestion does).
     await insertColumns(trx, 'mention', mentions, {
       workspace_id: 'uuid',

@@ -6,6 +6,7 @@ import { createTestContext, testBackends, waitForJob, type TestContext } from '.
 import { createPrompt, ingest, post } from '../helpers/requests.js'
 import { startJobs, JobRuntime, REANALYSIS } from '../../src/jobs/index.js'
 import { reanalysisJob } from '../../src/jobs/reanalysis-job.js'
+import type { JobContext } from '../../src/jobs/job-runtime.js'
 import { reanalyzeWorkspace } from '../../src/ingest/reanalyze.js'
 import type { DB } from '../../src/db/database.js'
 import { createApiKey } from '../../src/admin/api-key-store.js'
@@ -28,6 +29,31 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
   let tenant: { workspaceId: string; key: string }
   let other: { workspaceId: string; key: string }
   let observations = 0
+
+  /** A worker instance running the real re-analysis job in batches, calling `observe` after each checkpoint. */
+  const startObservedWorker = (batchSize: number, observe: (job: JobContext, done: number, total: number) => Promise<void>) => {
+    const real = reanalysisJob({ batchSize })
+    return JobRuntime.start({
+      database: ctx.database,
+      schema: ctx.config.jobsSchema,
+      connectionString: ctx.config.databaseUrl,
+      worker: true,
+      pollingIntervalSeconds: 1,
+      handlers: {
+        [REANALYSIS]: (job) =>
+          real({
+            ...job,
+            get stopping() {
+              return job.stopping
+            },
+            async checkpoint(done, total) {
+              await job.checkpoint(done, total)
+              await observe(job, done, total)
+            },
+          }),
+      },
+    })
+  }
 
   beforeAll(async () => {
     // This instance only queues; a second runtime plays the worker instance below.
@@ -110,27 +136,9 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
   it('the job runs on a worker instance in batches, reports progress and ends equal to a full re-analysis', async () => {
     const jobId = (await ctx.database.db.selectFrom('job').select('id').where('workspace_id', '=', tenant.workspaceId).executeTakeFirstOrThrow()).id
     const seen: { done: number; total: number; apiState: string; apiDone: number }[] = []
-    const real = reanalysisJob({ batchSize: 25 })
-    const worker = await JobRuntime.start({
-      database: ctx.database,
-      schema: ctx.config.jobsSchema,
-      connectionString: ctx.config.databaseUrl,
-      worker: true,
-      pollingIntervalSeconds: 1,
-      handlers: {
-        [REANALYSIS]: (job) =>
-          real({
-            ...job,
-            get stopping() {
-              return job.stopping
-            },
-            async checkpoint(done, total) {
-              await job.checkpoint(done, total)
-              const api = (await ctx.get(`/api/v1/jobs/${jobId}`, tenant.key)).json().data
-              seen.push({ done, total, apiState: api.state, apiDone: api.progress.done })
-            },
-          }),
-      },
+    const worker = await startObservedWorker(25, async (_job, done, total) => {
+      const api = (await ctx.get(`/api/v1/jobs/${jobId}`, tenant.key)).json().data
+      seen.push({ done, total, apiState: api.state, apiDone: api.progress.done })
     })
     try {
       const job = await waitForJob(ctx, tenant.workspaceId, jobId)
@@ -206,27 +214,9 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
     )
     const first = (await post(ctx, '/api/v1/brands', t.key, { name: 'Orbit' })).json().job.id as string
     let second: string | undefined
-    const real = reanalysisJob({ batchSize: 20 })
-    const worker = await JobRuntime.start({
-      database: ctx.database,
-      schema: ctx.config.jobsSchema,
-      connectionString: ctx.config.databaseUrl,
-      worker: true,
-      pollingIntervalSeconds: 1,
-      handlers: {
-        [REANALYSIS]: (job) =>
-          real({
-            ...job,
-            get stopping() {
-              return job.stopping
-            },
-            async checkpoint(done, total) {
-              await job.checkpoint(done, total)
-              // Mid-way through the first job, someone adds a brand.
-              if (job.jobId === first && done === 20 && !second) second = (await post(ctx, '/api/v1/brands', t.key, { name: 'Quasar' })).json().job.id
-            },
-          }),
-      },
+    const worker = await startObservedWorker(20, async (job, done) => {
+      // Mid-way through the first job, someone adds a brand.
+      if (job.jobId === first && done === 20 && !second) second = (await post(ctx, '/api/v1/brands', t.key, { name: 'Quasar' })).json().job.id
     })
     try {
       expect((await waitForJob(ctx, t.workspaceId, first)).state).toBe('succeeded')
