@@ -7,7 +7,7 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { analyzeResponse, type ResponseAnalysis } from './analyze-response.js'
-import type { BrandMatcher } from './mentions.js'
+import type { BrandMatcher, BrandTerms } from './mentions.js'
 import type { AnalysisReply, AnalysisTask } from './analysis-worker.js'
 
 export type AnalysisInput = AnalysisTask['items'][number]
@@ -30,6 +30,8 @@ class AnalysisThread {
   private readonly pending = new Map<number, Pending>()
   readonly ready: Promise<void>
   failed = false
+  /** the brand set this thread holds compiled (sent once, not with every task) */
+  private brands: readonly BrandTerms[] | undefined
 
   constructor() {
     this.worker = new Worker(bootstrap, { eval: true })
@@ -52,8 +54,10 @@ class AnalysisThread {
     this.worker.on('exit', (code) => this.fail(new Error(`analysis worker exited with code ${code}`)))
   }
 
-  run(task: AnalysisTask): Promise<ResponseAnalysis[]> {
+  run(brands: readonly BrandTerms[], items: AnalysisInput[], id: number): Promise<ResponseAnalysis[]> {
     if (this.failed) return Promise.reject(new Error('analysis worker is gone'))
+    const task: AnalysisTask = { id, items, ...(brands === this.brands ? {} : { brands: [...brands] }) }
+    this.brands = brands
     // Referenced while it has work, so the process waits for the answer.
     this.worker.ref()
     return new Promise((resolve, reject) => {
@@ -94,13 +98,12 @@ export class AnalysisPool {
       // No worker could start (a locked-down runtime): the main thread does the work.
       return analyzeInline(items, matcher)
     }
-    const brands = [...matcher.brands]
     const share = Math.ceil(items.length / threads.length)
     try {
       const parts = await Promise.all(
         threads.map((thread, i) => {
           const slice = items.slice(i * share, (i + 1) * share)
-          return slice.length ? thread.run({ id: this.nextId++, brands, items: slice as AnalysisInput[] }) : Promise.resolve([])
+          return slice.length ? thread.run(matcher.brands, slice as AnalysisInput[], this.nextId++) : Promise.resolve([])
         }),
       )
       return parts.flat()

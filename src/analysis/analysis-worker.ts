@@ -7,19 +7,27 @@ import type { CitationInput } from './citations.js'
 
 export interface AnalysisTask {
   id: number
-  brands: BrandTerms[]
+  /** the brand set, when it differs from the one this thread was last sent */
+  brands?: BrandTerms[]
   items: { content: string; citations?: CitationInput[] | null }[]
 }
 
 export type AnalysisReply = { id: number; results: ResponseAnalysis[] } | { id: number; error: string }
 
+// A workspace at the brand limits has megabytes of terms: the pool sends a brand set once
+// and this thread keeps its compiled matcher until another set arrives.
+let current: ReturnType<typeof compileBrandMatcher> | undefined
+
 parentPort?.on('message', (task: AnalysisTask) => {
   let reply: AnalysisReply
   try {
-    // Compiled once per brand set: compileBrandMatcher caches by content.
-    const matcher = compileBrandMatcher(task.brands)
+    if (task.brands) current = compileBrandMatcher(task.brands)
+    const matcher = current
+    if (!matcher) throw new Error('no brand set was sent to this thread')
     reply = { id: task.id, results: task.items.map((item) => analyzeResponse(item, matcher)) }
   } catch (error) {
+    // A brand set that failed to compile must not leave the previous one in use.
+    if (task.brands) current = undefined
     reply = { id: task.id, error: error instanceof Error ? error.message : String(error) }
   }
   parentPort?.postMessage(reply)

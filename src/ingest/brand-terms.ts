@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { compileBrandMatcher, type BrandMatcher, type BrandTerms } from '../analysis/index.js'
 
@@ -16,6 +17,32 @@ export async function loadBrandTerms(db: DB, workspaceId: string): Promise<Brand
   return rows.map((row) => ({ id: row.id, name: row.name, aliases: row.aliases, domain: row.domain }))
 }
 
+// Compiled matchers by workspace, with the fingerprint of the brand list they came from.
+// At the brand limits a list is megabytes of aliases: reading and compiling it for every
+// ingest call would cost more than the analysis. The fingerprint is computed in the
+// database, so an unchanged list is never sent over the wire.
+const compiled = new Map<string, { fingerprint: string; matcher: BrandMatcher }>()
+const CACHED_WORKSPACES = 100
+
+/** The active brands' terms as one hash: changes whenever matching would. */
+async function brandListFingerprint(db: DB, workspaceId: string): Promise<string> {
+  const { rows } = await sql<{ fingerprint: string }>`
+    select md5(coalesce(string_agg(concat_ws(chr(31), id::text, name, coalesce(domain, ''), array_to_string(aliases, chr(30))), chr(29) order by id), '')) as fingerprint
+    from brand where workspace_id = ${workspaceId} and is_active`.execute(db)
+  return rows[0].fingerprint
+}
+
 export async function loadBrandMatcher(db: DB, workspaceId: string): Promise<BrandMatcher> {
-  return compileBrandMatcher(await loadBrandTerms(db, workspaceId))
+  const fingerprint = await brandListFingerprint(db, workspaceId)
+  const hit = compiled.get(workspaceId)
+  if (hit && hit.fingerprint === fingerprint) {
+    compiled.delete(workspaceId) // most recently used last
+    compiled.set(workspaceId, hit)
+    return hit.matcher
+  }
+  const matcher = compileBrandMatcher(await loadBrandTerms(db, workspaceId))
+  compiled.delete(workspaceId)
+  if (compiled.size >= CACHED_WORKSPACES) compiled.delete(compiled.keys().next().value as string)
+  compiled.set(workspaceId, { fingerprint, matcher })
+  return matcher
 }

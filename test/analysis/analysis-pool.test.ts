@@ -27,6 +27,8 @@ describe('AnalysisPool', () => {
     expect(a).toEqual(await analyzeInline(items, matcher))
     expect(b).toEqual(await analyzeInline(items, other))
     expect(b.every((analysis) => analysis.mentions.every((m) => m.brandId === 'only'))).toBe(true)
+    // Each thread holds the set it was last sent: back to the first set, it must be sent again.
+    expect(await pool.analyze(items, matcher)).toEqual(a)
   }, 60_000)
 
   it('starts again after being closed, and a pool of size 0 analyses inline', async () => {
