@@ -8,6 +8,7 @@
 // workspace id as singleton key, i.e. at most one queued and one running job per workspace
 // and type. An edit while a job is queued joins that job (it has not read the brands yet,
 // so it will see the edit); an edit while one runs queues one more, which runs after it.
+import { createRequire } from 'node:module'
 import PgBoss from 'pg-boss'
 import { sql } from 'kysely'
 import type { DB, DatabaseHandle } from '../db/database.js'
@@ -116,6 +117,7 @@ export class JobRuntime implements JobQueue {
         ? new PgBoss({ ...common, connectionString: options.connectionString, max: 3, application_name: 'beacon-jobs' })
         : new PgBoss({ ...common, db: pgliteExecutor(database.db, requirePglite(database)) })
     this.boss.on('error', (error: unknown) => options.log?.error({ err: error }, 'background jobs: pg-boss error'))
+    tolerateUnawaitedCompletion(this.boss, options.schema, options.log)
   }
 
   static async start(options: JobRuntimeOptions): Promise<JobRuntime> {
@@ -360,6 +362,28 @@ export class JobRuntime implements JobQueue {
   /** Releases something the handlers used (a thread pool) once the runtime has stopped. */
   onStopped(release: () => Promise<void>): void {
     this.afterStop.push(release)
+  }
+}
+
+// pg-boss's worker marks a job completed or failed without awaiting the statement, so with
+// the database gone (an outage, a shutdown) the rejection would be unhandled and end the
+// process. Those two statements, and only they, are made to report "no row changed"
+// instead: the job stays active, and once the database is back the lost-job recovery
+// sees its heartbeat stop and runs it again.
+const pgBossPlans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string }
+
+export function tolerateUnawaitedCompletion(boss: PgBoss, schema: string, log: JobRuntimeOptions['log']): void {
+  const db = boss.getDb()
+  const unawaited = new Set([pgBossPlans.completeJobs(schema), pgBossPlans.failJobsById(schema)])
+  const execute = db.executeSql.bind(db)
+  db.executeSql = async (text: string, values: unknown[]) => {
+    try {
+      return await execute(text, values)
+    } catch (error) {
+      if (!unawaited.has(text)) throw error
+      log?.warn({ err: error }, 'background jobs: could not record a job as finished; it will run again once the database answers')
+      return { rows: [{ count: '0' }] }
+    }
   }
 }
 
