@@ -13,6 +13,8 @@ export { REANALYSIS } from './reanalysis-job.js'
  * on a pool of their own with half the analysis threads (at least one). Measured on the
  * demo, 2 cores, PostgreSQL, /dashboard at concurrency 8: see README "Background jobs".
  */
+const PGLITE_REANALYSIS_BATCH = 100
+
 export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
 
 export async function startJobs(
@@ -30,7 +32,9 @@ export async function startJobs(
     lostAfterSeconds: config.jobsLostAfterSeconds,
     log: options.log,
     handlers: options.handlers ?? {
-      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize }),
+      // PGlite runs each batch's transaction on the one thread that also serves requests:
+      // smaller batches keep each stall short.
+      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
     },
   })
   if (pool) runtime.onStopped(() => pool.close())
