@@ -1,24 +1,11 @@
 // The real `beacon` command in a child process, against an embedded database in a
 // temporary directory.
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { cliSandbox } from '../helpers/cli.js'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'beacon-cli-'))
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-function beacon(...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
-  delete env.DATABASE_URL
-  const result = spawnSync(process.execPath, ['bin/beacon.js', ...args], { env, encoding: 'utf8', timeout: 60_000 })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-const json = (run: ReturnType<typeof beacon>) => {
-  expect(run.code, run.stderr).toBe(0)
-  return JSON.parse(run.stdout)
-}
+const { dataDir, beacon, json } = cliSandbox('beacon-cli', 60_000)
 
 describe('beacon CLI', () => {
   it('exits 2 with a clear message on bad arguments', () => {

@@ -1,24 +1,9 @@
 // `beacon brand list`, `beacon prompt list`, and errors under --json: the real command in
 // a child process, against an embedded database in a temporary directory.
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { cliSandbox } from '../helpers/cli.js'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'beacon-cli-lists-'))
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-function beacon(...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
-  delete env.DATABASE_URL
-  const result = spawnSync(process.execPath, ['bin/beacon.js', ...args], { env, encoding: 'utf8', timeout: 120_000 })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-const json = (run: ReturnType<typeof beacon>) => {
-  expect(run.code, run.stderr).toBe(0)
-  return JSON.parse(run.stdout)
-}
+const { beacon, json } = cliSandbox('beacon-cli-lists')
 /** A failed --json run: nothing on stdout, exactly one JSON error document on stderr. */
 const jsonError = (run: ReturnType<typeof beacon>, exitCode: number) => {
   expect(run.code, run.stderr).toBe(exitCode)

@@ -1,27 +1,14 @@
 // `beacon rollups rebuild` in a child process against an embedded database: rollups that
 // drifted from the facts (edited here by hand) are recomputed, for one workspace or all.
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { cliSandbox } from '../helpers/cli.js'
 import { openDatabase } from '../../src/db/database.js'
 import { loadConfig } from '../../src/config.js'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'beacon-rollups-'))
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-function beacon(...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
-  delete env.DATABASE_URL
-  const result = spawnSync(process.execPath, ['bin/beacon.js', ...args], { env, encoding: 'utf8', timeout: 60_000 })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-const json = (run: ReturnType<typeof beacon>) => {
-  expect(run.code, run.stderr).toBe(0)
-  return JSON.parse(run.stdout)
-}
+const { dataDir, beacon, json } = cliSandbox('beacon-rollups', 60_000)
 
 /** The embedded database the CLI uses, opened between commands (one process at a time). */
 async function withEmbedded<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {

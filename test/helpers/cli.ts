@@ -1,0 +1,30 @@
+// The real `beacon` command in a child process, against an embedded database in a
+// temporary directory of the test file's own (removed after the file).
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect } from 'vitest'
+
+export interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export function cliSandbox(prefix: string, timeoutMs = 120_000) {
+  const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`))
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+  const beacon = (...args: string[]): CliRun => {
+    const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
+    delete env.DATABASE_URL
+    const result = spawnSync(process.execPath, ['bin/beacon.js', ...args], { env, encoding: 'utf8', timeout: timeoutMs })
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+  }
+  /** the JSON a successful --json run printed */
+  const json = (run: CliRun) => {
+    expect(run.code, run.stderr).toBe(0)
+    return JSON.parse(run.stdout)
+  }
+  return { dataDir, beacon, json }
+}
