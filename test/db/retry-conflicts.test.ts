@@ -6,8 +6,7 @@ import { sql } from 'kysely'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { isRetryableConflict, retryOnConflict } from '../../src/db/retry-conflicts.js'
 import type { DB } from '../../src/db/database.js'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from '../helpers/wait.js'
 
 describe('isRetryableConflict', () => {
   it('knows deadlocks and serialization failures, nothing else', () => {

@@ -29,6 +29,18 @@ describe.each(testBackends)('export quota (%s)', (backend) => {
   })
   afterAll(() => ctx.close())
 
+  /** downloads the strict quota has logged for the workspace */
+  const loggedDownloads = async (workspaceId: string) =>
+    Number(
+      (
+        await ctx.database.db
+          .selectFrom('export_log')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('workspace_id', '=', workspaceId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+
   it('lets exactly 10 of 30 concurrent downloads through, shared by the keys of the workspace', async () => {
     const tenant = await ctx.tenant()
     const responses = await Promise.all(Array.from({ length: 30 }, () => ctx.get(URL, tenant.key)))
@@ -79,12 +91,7 @@ describe.each(testBackends)('export quota (%s)', (backend) => {
     expect(limitHeaders(otherResponse).remaining).toBe(9)
 
     // Exactly the successes were logged.
-    const logged = await ctx.database.db
-      .selectFrom('export_log')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('workspace_id', '=', tenant.workspaceId)
-      .executeTakeFirstOrThrow()
-    expect(Number(logged.n)).toBe(10)
+    expect(await loggedDownloads(tenant.workspaceId)).toBe(10)
   })
 
   it('is a sliding window: a slot frees when the oldest download is an hour old', async () => {
@@ -134,12 +141,7 @@ describe.each(testBackends)('export quota (%s)', (backend) => {
     const full = await head()
     expect(full.statusCode).toBe(429)
     expect(Number(full.headers['retry-after'])).toBeGreaterThanOrEqual(3598)
-    const logged = await ctx.database.db
-      .selectFrom('export_log')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('workspace_id', '=', tenant.workspaceId)
-      .executeTakeFirstOrThrow()
-    expect(Number(logged.n)).toBe(10)
+    expect(await loggedDownloads(tenant.workspaceId)).toBe(10)
   })
 
   it('refuses without counting when the parameters are wrong', async () => {

@@ -9,20 +9,11 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createPrompt } from '../helpers/requests.js'
+import { eventually } from '../helpers/wait.js'
 
 const ROWS = 20_000
 const PERIOD = 'date_from=2026-05-01&date_to=2026-05-31'
 const STALL_MS = 1500
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await sleep(50)
-  }
-}
 
 describe.each(testBackends)('stalled export downloads (%s)', (backend) => {
   let ctx: TestContext
@@ -100,12 +91,12 @@ describe.each(testBackends)('stalled export downloads (%s)', (backend) => {
     // Both of the workspace's slots are held while the clients are not reading.
     expect(await exportStatus(keyA)).toBe(503)
     if (backend === 'postgres') expect(await busySessions()).toBeGreaterThan(0)
-    await eventually(async () => (await exportStatus(keyA)) === 200, STALL_MS + 5000)
+    await eventually(async () => (await exportStatus(keyA)) === 200, STALL_MS + 5000, 50)
     const freedAfter = Date.now() - openedAt
     // Cut by the stall limit: not before it, and soon after it.
     expect(freedAfter).toBeGreaterThanOrEqual(STALL_MS)
     expect(freedAfter).toBeLessThan(STALL_MS + 5000)
-    if (backend === 'postgres') await eventually(async () => (await busySessions()) === 0, 3000)
+    if (backend === 'postgres') await eventually(async () => (await busySessions()) === 0, 3000, 50)
     for (const download of stalled) download.request.destroy()
   }, 60_000)
 
@@ -119,6 +110,6 @@ describe.each(testBackends)('stalled export downloads (%s)', (backend) => {
     // Another workspace is not starved while the first one's downloads are stalled.
     expect(await exportStatus(keyB)).toBe(200)
     for (const download of held) download.request.destroy()
-    await eventually(async () => (await exportStatus(keyA)) === 200, 5000)
+    await eventually(async () => (await exportStatus(keyA)) === 200, 5000, 50)
   }, 60_000)
 })

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt } from '../helpers/requests.js'
 import { chatResponsesExport } from '../../src/exports/definitions/chat-responses.js'
+import { eventually, sleep } from '../helpers/wait.js'
 
 const ROWS = 100_000
 const PERIOD = 'date_from=2026-05-01&date_to=2026-05-31'
@@ -16,16 +17,6 @@ const MB = 1024 * 1024
 // A full collection before the baseline, so the baseline is live memory, not garbage.
 setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await sleep(25)
-  }
-}
 
 describe.each(testBackends)('export streaming (%s)', (backend) => {
   let ctx: TestContext
