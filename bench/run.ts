@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { startChildServer, percentile, processRss } from '../test/faults/helpers/private-services.js'
 import { addDays, todayUtc } from '../src/http/date-range.js'
+import { openDatabase } from '../src/db/database.js'
+import { referenceQueries } from './plain-sql-reference.js'
 
 const { values } = parseArgs({
   options: {
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     samples: { type: 'string' },
     'skip-export': { type: 'boolean', default: false },
     'skip-ingest': { type: 'boolean', default: false },
+    'skip-reference': { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
   },
 })
@@ -176,6 +179,30 @@ clearInterval(rssTimer)
 const endRss = processRss(server.pid)
 await server.stop()
 
+// The plain-SQL reference (bench/plain-sql-reference.ts) on the same database, after the
+// server has let go of it (PGlite allows one process), so the two never compete.
+const reference: Record<string, { p50: number; samples: number; beacon_p50: number; beacon_speedup: number }> = {}
+if (!values['skip-reference']) {
+  const handle = await openDatabase({ databaseUrl, dataDir, databasePoolSize: 2 })
+  try {
+    for (const query of referenceQueries(dataset.workspace_id, y, end)) {
+      await query.run(handle.db) // warm the cache: both sides are measured warm
+      const times: number[] = []
+      for (let i = 0; i < (quick ? 5 : 3); i++) {
+        const t = performance.now()
+        await query.run(handle.db)
+        times.push(performance.now() - t)
+      }
+      const p50 = Math.round(percentile(times, 50) * 10) / 10
+      const beaconP50 = latency[query.scenario].p50
+      reference[query.scenario] = { p50, samples: times.length, beacon_p50: beaconP50, beacon_speedup: Math.round((p50 / beaconP50) * 10) / 10 }
+      console.log(`plain SQL ${query.scenario.padEnd(34)} p50 ${String(p50).padStart(8)} ms  (Beacon ${beaconP50} ms: ${reference[query.scenario].beacon_speedup}x faster)`)
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
 let ingest: Record<string, unknown> = { skipped: true }
 if (!values['skip-ingest']) {
   const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/ingest-throughput.ts', '--responses', quick ? '3000' : '10000'], { encoding: 'utf8', env: process.env })
@@ -198,6 +225,7 @@ const result = {
   dataset: { responses_main_workspace: dataset.main.responses, end_day: end },
   samples_per_route: samples,
   latency_ms: latency,
+  plain_sql_reference_ms: reference,
   dashboard_throughput: throughput,
   export: exportResult,
   ingest,
