@@ -39,6 +39,8 @@ export interface Config {
   jobsPollSeconds: number
   /** a running job whose heartbeat is older than this is taken as lost (its process died) and retried, seconds */
   jobsLostAfterSeconds: number
+  /** BEACON_SECRET_KEY: encrypts stored provider keys and webhook secrets (src/security/secret-box.ts); unset = such secrets cannot be stored */
+  secretKey: string | undefined
 }
 
 export class ConfigError extends Error {}
@@ -92,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsSchema: jobsSchema(env.JOBS_SCHEMA),
     jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),
     jobsLostAfterSeconds: integer(env, 'JOBS_LOST_AFTER_SECONDS', 60, 3, 86_400),
+    secretKey: env.BEACON_SECRET_KEY?.trim() || undefined,
   }
 }
