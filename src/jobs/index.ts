@@ -5,7 +5,7 @@ import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
 import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
 
-export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView } from './job-runtime.js'
+export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView, type TaskDefinition, type TaskContext, type TaskSender } from './job-runtime.js'
 export { REANALYSIS } from './reanalysis-job.js'
 
 /**
@@ -20,7 +20,7 @@ export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads 
 export async function startJobs(
   config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads'>,
   database: DatabaseHandle,
-  options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'log'>> & { batchSize?: number } = {},
+  options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
   const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads)) : undefined
   const runtime = await JobRuntime.start({
@@ -36,6 +36,7 @@ export async function startJobs(
       // smaller batches keep each stall short.
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
     },
+    tasks: options.tasks ?? {},
   })
   if (pool) runtime.onStopped(() => pool.close())
   return runtime

@@ -8,6 +8,12 @@
 // workspace id as singleton key, i.e. at most one queued and one running job per workspace
 // and type. An edit while a job is queued joins that job (it has not read the brands yet,
 // so it will see the edit); an edit while one runs queues one more, which runs after it.
+//
+// Tasks are the other kind of queue: many small units of work per workspace (one collection
+// answer, one webhook delivery attempt), each carrying its own data, retried by pg-boss with
+// its queue's limits, optionally delayed (`startAfterSeconds`). They have no row in `job`
+// and no progress; whatever they produce is their own record (a stored answer, a delivery).
+// A task must be idempotent: after a crash it runs again.
 import { createRequire } from 'node:module'
 import PgBoss from 'pg-boss'
 import { sql } from 'kysely'
@@ -34,6 +40,53 @@ export interface JobContext {
   checkpoint(done: number, total: number): Promise<void>
   /** Queues another job for this workspace (e.g. the data changed while this one ran). */
   enqueue(type: string): Promise<JobRef>
+  /** Queues tasks (see TaskDefinition). */
+  readonly tasks: TaskSender
+}
+
+export interface SendOptions {
+  /** the caller's transaction: the task exists only once it commits */
+  db?: DB
+  /** not before this many seconds from now (a retry honouring Retry-After, a backoff) */
+  startAfterSeconds?: number
+  /** a fixed id (uuid) makes sending idempotent: a second send with the same id is ignored */
+  id?: string
+  /** at most one queued task per key and type */
+  singletonKey?: string
+}
+
+export interface TaskSender {
+  /** Queues one task; resolves to its id, or null when a task with that id or singleton key is already queued. */
+  send(type: string, data: object, options?: SendOptions): Promise<string | null>
+}
+
+/** What a task's handler gets. */
+export interface TaskContext<T> {
+  readonly id: string
+  readonly type: string
+  readonly data: T
+  readonly db: DB
+  /** 0 on the first run, then 1, 2, … on pg-boss's retries */
+  readonly retryCount: number
+  readonly retryLimit: number
+  /** true once shutdown began: stop early (throw) and the task runs again after the restart */
+  readonly stopping: boolean
+  readonly tasks: TaskSender
+}
+
+export interface TaskDefinition<T> {
+  /** Throwing fails this attempt: pg-boss retries it up to retryLimit times. */
+  handle(task: TaskContext<T>): Promise<void>
+  /** default 3 */
+  retryLimit?: number
+  /** seconds before the first retry (default 5) */
+  retryDelaySeconds?: number
+  /** double the delay on each retry (default true) */
+  retryBackoff?: boolean
+  /** a running task older than this is presumed lost with its process and retried (default 15 min) */
+  expireInSeconds?: number
+  /** tasks of this type this process runs at once (default 1) */
+  concurrency?: number
 }
 
 export type JobHandler = (context: JobContext) => Promise<Record<string, unknown>>
@@ -75,6 +128,8 @@ export interface JobRuntimeOptions {
   /** a running job whose heartbeat is older than this is lost (default 60 s) */
   lostAfterSeconds?: number
   handlers: Record<string, JobHandler>
+  /** task queues by type (see TaskDefinition) */
+  tasks?: Record<string, TaskDefinition<unknown>>
   log?: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void }
 }
 
@@ -84,6 +139,7 @@ const EXPIRE_SECONDS = 2 * 60 * 60
 // was killed. It is failed back to pg-boss, which retries it (re-analysis is idempotent).
 const LOST_AFTER_SECONDS = 60
 const RETRY_LIMIT = 3
+const TASK_EXPIRE_SECONDS = 15 * 60
 
 const FAILED_MESSAGE: Record<string, string> = {
   reanalysis: 'Re-analysis failed. Save the brand again to queue a new one, or run "beacon reanalyze --workspace <id>"; the server log has the cause.',
@@ -126,6 +182,19 @@ export class JobRuntime implements JobQueue {
     for (const type of Object.keys(options.handlers)) {
       await runtime.boss.createQueue(type, { name: type, policy: 'stately', retryLimit: RETRY_LIMIT, retryDelay: 1, expireInSeconds: EXPIRE_SECONDS })
     }
+    for (const [type, task] of Object.entries(options.tasks ?? {})) {
+      const queue = {
+        name: type,
+        policy: 'standard' as const,
+        retryLimit: task.retryLimit ?? RETRY_LIMIT,
+        retryDelay: task.retryDelaySeconds ?? 5,
+        retryBackoff: task.retryBackoff ?? true,
+        expireInSeconds: task.expireInSeconds ?? TASK_EXPIRE_SECONDS,
+      }
+      // updateQueue: a changed definition applies to a queue an earlier version created.
+      await runtime.boss.createQueue(type, queue)
+      await runtime.boss.updateQueue(type, queue)
+    }
     if (options.database.backend === 'postgres') await grantQueueToAppRole(options.database.db, options.schema)
     if (options.worker) {
       // Jobs of a killed process go back to the queue now, not after pg-boss's expiry.
@@ -142,8 +211,48 @@ export class JobRuntime implements JobQueue {
           runtime.run(type, job),
         )
       }
+      for (const [type, task] of Object.entries(options.tasks ?? {})) {
+        // pg-boss 10 runs one fetch loop per work() call: concurrency is that many loops.
+        for (let i = 0; i < (task.concurrency ?? 1); i++) {
+          await runtime.boss.work<object>(type, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds }, ([job]) =>
+            runtime.runTask(type, task, job),
+          )
+        }
+      }
     }
     return runtime
+  }
+
+  /** Queues a task; `options.db` keeps it inside the caller's transaction. */
+  async send(type: string, data: object, options: SendOptions = {}): Promise<string | null> {
+    if (!this.options.tasks || !(type in this.options.tasks)) throw new Error(`no task queue ${type}`)
+    return this.boss.send(type, data, {
+      ...(options.db ? { db: kyselyExecutor(options.db) } : {}),
+      ...(options.startAfterSeconds && options.startAfterSeconds > 0 ? { startAfter: Math.ceil(options.startAfterSeconds) } : {}),
+      ...(options.id ? { id: options.id } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    })
+  }
+
+  /** The sender handlers get (pg-boss's own pool, outside any transaction unless `db` is given). */
+  get tasks(): TaskSender {
+    return { send: (type, data, options) => this.send(type, data, options) }
+  }
+
+  private async runTask(type: string, task: TaskDefinition<unknown>, job: PgBoss.JobWithMetadata<object>): Promise<void> {
+    const isStopping = () => this.stoppingFlag
+    await task.handle({
+      id: job.id,
+      type,
+      data: job.data,
+      db: this.options.database.db,
+      retryCount: job.retryCount,
+      retryLimit: job.retryLimit,
+      get stopping() {
+        return isStopping()
+      },
+      tasks: this.tasks,
+    })
   }
 
   get stopping(): boolean {
@@ -220,6 +329,15 @@ export class JobRuntime implements JobQueue {
       select id::text as id, name, data->>'workspaceId' as workspace_id from ${schema}.job where state = 'active'`.execute(db)
     let lost = 0
     for (const job of active) {
+      if (this.options.tasks && job.name in this.options.tasks) {
+        // A task has no heartbeat: on PostgreSQL its queue's expiry returns it; on PGlite at
+        // start nothing else can be running it.
+        if (this.options.database.backend === 'pglite' && options.onStart) {
+          await this.boss.fail(job.name, job.id, { reason: 'lost: its process stopped without finishing it' })
+          lost += 1
+        }
+        continue
+      }
       if (!(job.name in this.options.handlers) || !job.workspace_id) continue
       if (!(this.options.database.backend === 'pglite' && options.onStart)) {
         // Read under the job's workspace: the table has row-level security.
@@ -309,6 +427,7 @@ export class JobRuntime implements JobQueue {
         if (isStopping()) throw new JobInterrupted()
       },
       enqueue: (nextType) => this.enqueue(db, workspaceId, nextType),
+      tasks: this.tasks,
     }
     try {
       const result = await handler(context)

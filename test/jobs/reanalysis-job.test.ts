@@ -240,6 +240,9 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
       workspaceId: t.workspaceId,
       db: ctx.database.db,
       stopping: false,
+      tasks: {
+        send: () => Promise.reject(new Error('the re-analysis job queues no tasks')),
+      },
       async checkpoint() {
         // Commits while the job runs, as an edit whose enqueue joined this (then queued) job.
         if (!enqueued.length)

@@ -1,0 +1,171 @@
+// Task queues of the job runtime: many small units of work with their own data, run
+// concurrently, retried on failure, optionally delayed, queued inside a caller's
+// transaction, sent idempotently by id, and run again after a crash (PGlite restart).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { afterAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { sql } from 'kysely'
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
+import { migrateToLatest } from '../../src/db/migrate.js'
+import { JobRuntime, type TaskDefinition } from '../../src/jobs/job-runtime.js'
+import { testBackends, type TestBackend } from '../helpers/test-app.js'
+import { eventually, sleep } from '../helpers/wait.js'
+
+async function freshDatabase(backend: TestBackend) {
+  const id = randomBytes(5).toString('hex')
+  const dir = mkdtempSync(join(tmpdir(), 'beacon-tasks-'))
+  const schema = `test_${id}`
+  const jobsSchema = `test_${id}_jobs`
+  const url = process.env.TEST_DATABASE_URL
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    await client.query(statement)
+    await client.end()
+  }
+  const open = async (): Promise<DatabaseHandle> => {
+    if (backend === 'postgres') {
+      await admin(`create schema if not exists ${schema}`)
+      const database = await openDatabase({ databaseUrl: url, dataDir: dir, databasePoolSize: 4 }, { searchPath: schema })
+      await migrateToLatest(database.db)
+      return database
+    }
+    const database = await openDatabase({ databaseUrl: undefined, dataDir: dir, databasePoolSize: 1 })
+    await migrateToLatest(database.db)
+    return database
+  }
+  const cleanup = async () => {
+    rmSync(dir, { recursive: true, force: true })
+    if (backend === 'postgres') {
+      await admin(`drop schema if exists ${schema} cascade`)
+      await admin(`drop schema if exists ${jobsSchema} cascade`)
+    }
+  }
+  return { open, cleanup, jobsSchema }
+}
+
+const start = (database: DatabaseHandle, schema: string, tasks: Record<string, TaskDefinition<unknown>>, worker = true) =>
+  JobRuntime.start({ database, schema, connectionString: process.env.TEST_DATABASE_URL, worker, pollingIntervalSeconds: 1, handlers: {}, tasks })
+
+describe.each(testBackends)('task queues (%s)', (backend) => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup()
+  })
+
+  it('runs every task once with its own data, several at a time, and retries a failing one until it succeeds', async () => {
+    const store = await freshDatabase(backend)
+    cleanups.push(store.cleanup)
+    const database = await store.open()
+    const seen: number[] = []
+    let running = 0
+    let maxRunning = 0
+    const attempts = new Map<number, number>()
+    const echo: TaskDefinition<{ n: number }> = {
+      concurrency: 3,
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      retryBackoff: false,
+      async handle(task) {
+        running += 1
+        maxRunning = Math.max(maxRunning, running)
+        try {
+          await sleep(100)
+          const tries = (attempts.get(task.data.n) ?? 0) + 1
+          attempts.set(task.data.n, tries)
+          // Task 7 fails on its first attempt: the retry must run it again.
+          if (task.data.n === 7 && task.retryCount === 0) throw new Error('first attempt fails')
+          seen.push(task.data.n)
+        } finally {
+          running -= 1
+        }
+      },
+    }
+    const runtime = await start(database, store.jobsSchema, { echo })
+    try {
+      for (let n = 0; n < 12; n++) await runtime.send('echo', { n })
+      await eventually(() => seen.length === 12, 30_000)
+      await sleep(300)
+      expect([...seen].sort((a, b) => a - b)).toEqual([...Array(12).keys()])
+      expect(attempts.get(7)).toBe(2)
+      expect(maxRunning).toBeGreaterThan(1)
+      expect(maxRunning).toBeLessThanOrEqual(3)
+    } finally {
+      await runtime.stop()
+      await database.close()
+    }
+  })
+
+  it('a delayed task waits, a task sent in a rolled-back transaction never exists, and a repeated id is sent once', async () => {
+    const store = await freshDatabase(backend)
+    cleanups.push(store.cleanup)
+    const database = await store.open()
+    const ran: { label: string; at: number }[] = []
+    const mark: TaskDefinition<{ label: string }> = {
+      async handle(task) {
+        ran.push({ label: task.data.label, at: Date.now() })
+      },
+    }
+    const runtime = await start(database, store.jobsSchema, { mark })
+    try {
+      const sentAt = Date.now()
+      await runtime.send('mark', { label: 'delayed' }, { startAfterSeconds: 3 })
+      await database.db
+        .transaction()
+        .execute(async (trx) => {
+          await runtime.send('mark', { label: 'rolled back' }, { db: trx })
+          throw new Error('roll back')
+        })
+        .catch(() => undefined)
+      const id = randomUUID()
+      expect(await runtime.send('mark', { label: 'once' }, { id })).toBe(id)
+      expect(await runtime.send('mark', { label: 'once' }, { id })).toBeNull()
+      await eventually(() => ran.some((r) => r.label === 'delayed'), 30_000)
+      await sleep(1500)
+      const delayed = ran.find((r) => r.label === 'delayed')
+      expect(delayed && delayed.at - sentAt).toBeGreaterThanOrEqual(2500)
+      expect(ran.map((r) => r.label).sort()).toEqual(['delayed', 'once'])
+    } finally {
+      await runtime.stop()
+      await database.close()
+    }
+  })
+
+  it.runIf(backend === 'pglite')('a task whose process died runs again after the restart', async () => {
+    const store = await freshDatabase(backend)
+    cleanups.push(store.cleanup)
+    let database = await store.open()
+    const runs: string[] = []
+    // First process: the task starts and never finishes (as if killed mid-task).
+    const stuck: TaskDefinition<{ label: string }> = {
+      handle: async (task) => {
+        runs.push(`first:${task.data.label}`)
+        await new Promise(() => undefined)
+      },
+    }
+    const first = await start(database, store.jobsSchema, { work: stuck })
+    await first.send('work', { label: 'a' })
+    await eventually(() => runs.length === 1, 30_000)
+    // Simulate the crash: pg-boss's row stays active, the process's runtime is abandoned.
+    const { rows } = await sql<{ state: string }>`select state from ${sql.id(store.jobsSchema)}.job where name = 'work'`.execute(database.db)
+    expect(rows.map((r) => r.state)).toEqual(['active'])
+    await database.close().catch(() => undefined)
+    database = await store.open()
+    const done: TaskDefinition<{ label: string }> = {
+      handle: async (task) => {
+        runs.push(`second:${task.data.label}`)
+      },
+    }
+    const second = await start(database, store.jobsSchema, { work: done })
+    try {
+      await eventually(() => runs.includes('second:a'), 30_000)
+      expect(runs).toEqual(['first:a', 'second:a'])
+    } finally {
+      await second.stop()
+      await database.close()
+    }
+  })
+})
