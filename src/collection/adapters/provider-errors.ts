@@ -28,7 +28,8 @@ export function parseRetryAfter(headers: HeaderSource, now: number = Date.now())
   const value = header(headers, 'retry-after')?.trim()
   if (!value) return undefined
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000)
-  const date = Date.parse(value)
+  // An HTTP date names its day and month (`Wed, 25 Nov 2026 08:00:30 GMT`); Date.parse alone would take `-5` as a year.
+  const date = /[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - now)
 }
