@@ -105,6 +105,17 @@ describe('SerpApi adapter', () => {
     expect(await failure(adapter.observe({ ...observe, query: 'q', timeoutMs: 200 }))).toMatchObject({ kind: 'timeout' })
   })
 
+  it("a cancelled run rejects with the signal's reason, before or during the request", async () => {
+    const { fake, adapter } = await setUp({ script: [hang()] })
+    const reason = new Error('run cancelled')
+    await expect(adapter.observe({ ...observe, query: 'q', signal: AbortSignal.abort(reason) })).rejects.toBe(reason)
+    expect(fake.requests).toHaveLength(0)
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(reason), 50)
+    await expect(adapter.observe({ ...observe, query: 'q', signal: controller.signal })).rejects.toBe(reason)
+    expect(fake.requests).toHaveLength(1)
+  })
+
   it('no key anywhere is unauthorized before any request', async () => {
     const { fake, adapter } = await setUp()
     expect(await failure(adapter.observe({ query: 'q', locale: 'en-US', timeoutMs: 1000 }))).toMatchObject({ kind: 'unauthorized' })
