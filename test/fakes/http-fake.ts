@@ -37,6 +37,7 @@ export interface FakeOptions {
 export interface ProviderFake {
   /** base URL: http://127.0.0.1:<port> */
   url: string
+  /** the API calls, in order (not the side routes, e.g. Gemini's grounding redirects) */
   requests: RecordedRequest[]
   close(): Promise<void>
 }
@@ -49,10 +50,18 @@ export interface FakeRoute {
   ok(request: RecordedRequest, match: RegExpMatchArray): unknown
 }
 
+/** A route outside the API (e.g. a redirect the adapter follows up): not scripted, not recorded. */
+export interface SideRoute {
+  method: string
+  path: RegExp
+  respond(request: RecordedRequest, match: RegExpMatchArray): { status: number; headers?: Record<string, string>; body?: string }
+}
+
 export interface FakeDefinition {
   routes: FakeRoute[]
   /** the provider's error JSON for a status and message */
   errorBody(status: number, message: string): unknown
+  sideRoutes?: SideRoute[]
 }
 
 export const rateLimited = (retryAfter = '1', extra: Record<string, string> = {}): FakeStep => ({ type: 'error', status: 429, headers: { 'retry-after': retryAfter, ...extra } })
@@ -107,6 +116,15 @@ export async function startFake(definition: FakeDefinition, options: FakeOptions
       query: Object.fromEntries(url.searchParams),
       headers: request.headers,
       body: await readBody(request),
+    }
+    for (const side of definition.sideRoutes ?? []) {
+      const match = side.method === recorded.method ? recorded.path.match(side.path) : null
+      if (match) {
+        const reply = side.respond(recorded, match)
+        response.writeHead(reply.status, reply.headers)
+        response.end(reply.body)
+        return
+      }
     }
     const index = requests.push(recorded) - 1
     const script = options.script

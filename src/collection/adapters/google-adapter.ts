@@ -10,7 +10,7 @@ import { GoogleGenAI } from '@google/genai'
 import { missingKey, type SdkAdapterOptions } from './adapter-options.js'
 import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, type ParsedAnswer } from './parse-helpers.js'
 import { callProvider, malformed } from './provider-errors.js'
-import type { AnswerAdapter, AskRequest, ProviderAnswer } from './types.js'
+import type { AnswerAdapter, AskRequest, ProviderAnswer, ProviderCitation } from './types.js'
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com'
 
@@ -43,6 +43,36 @@ export function parseGeminiResponse(raw: unknown, modelAsked: string, label = 'g
   }
 }
 
+/** Time allowed to turn Google's grounding redirects into the pages they point to. */
+const REDIRECT_BUDGET_MS = 3000
+const GROUNDING_REDIRECT = /\/grounding-api-redirect\//
+
+/**
+ * Gemini cites `vertexaisearch.cloud.google.com/grounding-api-redirect/…` URLs, which would make
+ * every Gemini source look like one Google domain. Each redirect is asked (HEAD, not followed)
+ * for its Location, in parallel and within a short budget; a redirect that does not resolve is
+ * kept as it is. The raw JSON keeps the redirects (they expire), the citations the pages.
+ */
+export async function resolveGroundingRedirects(citations: ProviderCitation[], doFetch: typeof fetch, signal: AbortSignal): Promise<ProviderCitation[]> {
+  if (!citations.some((citation) => GROUNDING_REDIRECT.test(citation.url))) return citations
+  const budget = AbortSignal.any([signal, AbortSignal.timeout(REDIRECT_BUDGET_MS)])
+  const resolved = await Promise.all(
+    citations.map(async (citation) => {
+      if (!GROUNDING_REDIRECT.test(citation.url)) return citation
+      try {
+        const response = await doFetch(citation.url, { method: 'HEAD', redirect: 'manual', signal: budget })
+        const location = response.headers.get('location')
+        return location && /^https?:\/\//i.test(location) ? { ...citation, url: location } : citation
+      } catch {
+        return citation
+      }
+    }),
+  )
+  const list = new CitationList()
+  for (const citation of resolved) list.add(citation.url, citation.title)
+  return list.list()
+}
+
 export function createGoogleAdapter(options: SdkAdapterOptions): AnswerAdapter {
   const label = 'google'
   const baseFetch = options.fetch ?? fetch
@@ -64,7 +94,8 @@ export function createGoogleAdapter(options: SdkAdapterOptions): AnswerAdapter {
           return new Response(rawText, { status: response.status, statusText: response.statusText, headers: response.headers })
         }
         // No retryOptions: without them the SDK makes exactly one attempt.
-        const client = new GoogleGenAI({ apiKey, httpOptions: { baseUrl: options.baseURL, timeout: request.timeoutMs, fetch: capturingFetch } })
+        // vertexai false: the SDK would otherwise switch to Vertex AI when GOOGLE_GENAI_USE_VERTEXAI is set.
+        const client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl: options.baseURL, timeout: request.timeoutMs, fetch: capturingFetch } })
         await client.models.generateContent({
           model: target.model,
           contents: request.prompt,
@@ -73,7 +104,10 @@ export function createGoogleAdapter(options: SdkAdapterOptions): AnswerAdapter {
         if (rawText === undefined) throw malformed(label, 'the answer body could not be read')
         return JSON.parse(rawText) as unknown
       })
-      return { ...parseGeminiResponse(raw, target.model, label), latencyMs, raw }
+      const parsed = parseGeminiResponse(raw, target.model, label)
+      const citations = await resolveGroundingRedirects(parsed.citations, baseFetch, request.signal ?? new AbortController().signal)
+      if (request.signal?.aborted) throw request.signal.reason
+      return { ...parsed, citations, latencyMs, raw }
     },
   }
 }

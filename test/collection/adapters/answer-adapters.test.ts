@@ -55,7 +55,8 @@ const cases: Case[] = [
     start: startGoogleFake,
     target: { provider: 'google', model: 'gemini-2.5-flash', api: 'native', web_search: true },
     expected: {
-      citations: ['https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQHabc', 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQHdef'],
+      // The grounding redirects resolved to the pages they lead to.
+      citations: ['https://www.example-reviews.com/pm-tools', 'https://acme.example/pricing'],
       webSearchCalls: 2,
       modelServed: 'gemini-2.5-flash',
       tokensIn: 12 + 3200,

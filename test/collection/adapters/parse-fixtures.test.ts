@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseAnthropicMessage } from '../../../src/collection/adapters/anthropic-adapter.js'
 import { parseChatCompletion } from '../../../src/collection/adapters/chat-completions.js'
-import { parseGeminiResponse } from '../../../src/collection/adapters/google-adapter.js'
+import { parseGeminiResponse, resolveGroundingRedirects } from '../../../src/collection/adapters/google-adapter.js'
 import { parseOpenAIResponse } from '../../../src/collection/adapters/openai-adapter.js'
 import { ProviderError } from '../../../src/collection/adapters/types.js'
 import { fixture } from '../../fakes/http-fake.js'
@@ -136,5 +136,39 @@ describe('chat completions (Perplexity, OpenAI-compatible servers)', () => {
     expect(parsed.content).toBe('ab')
     expect(kindOf(() => parseChatCompletion({ model: 'm', choices: [] }))).toBe('malformed')
     expect(kindOf(() => parseChatCompletion({ choices: [{ message: { content: 'x' } }] }))).toBe('malformed')
+  })
+})
+
+describe('Gemini grounding redirects', () => {
+  const redirect = (token: string) => `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${token}`
+  const stubFetch =
+    (pages: Record<string, string>): typeof fetch =>
+    async (input) => {
+      const token = String(input).split('/').pop() ?? ''
+      if (token === 'broken') throw new TypeError('fetch failed')
+      return pages[token] ? new Response(null, { status: 302, headers: { location: pages[token] } }) : new Response(null, { status: 404 })
+    }
+
+  it('become the pages they lead to, deduplicated; unresolvable ones stay; other URLs are not asked', async () => {
+    const asked: string[] = []
+    const pages = { a: 'https://acme.example/', b: 'https://acme.example/', c: 'https://globex.example/' }
+    const fetchSpy: typeof fetch = async (input, init) => {
+      asked.push(String(input))
+      return stubFetch(pages)(input, init)
+    }
+    const resolved = await resolveGroundingRedirects(
+      [
+        { url: redirect('a'), title: 'acme.example' },
+        { url: redirect('b'), title: 'acme.example' },
+        { url: 'https://direct.example/', title: null },
+        { url: redirect('missing'), title: 'missing.example' },
+        { url: redirect('broken'), title: 'broken.example' },
+        { url: redirect('c'), title: 'globex.example' },
+      ],
+      fetchSpy,
+      new AbortController().signal,
+    )
+    expect(resolved.map((c) => c.url)).toEqual(['https://acme.example/', 'https://direct.example/', redirect('missing'), redirect('broken'), 'https://globex.example/'])
+    expect(asked).not.toContain('https://direct.example/')
   })
 })
