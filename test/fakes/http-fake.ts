@@ -92,7 +92,8 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request',
-  401: 'Invalid API key',
+  // As OpenAI words it, quoting the rejected key half-masked.
+  401: 'Incorrect API key provided: sk-tes*******-123. You can find your API key at https://platform.openai.com/account/api-keys.',
   403: 'Forbidden',
   404: 'Not found',
   429: 'Rate limit reached',

@@ -55,8 +55,16 @@ const ADVICE: Record<ProviderErrorKind, string> = {
   malformed: 'the provider answered with something that is not its documented format; the run retries',
 }
 
+/**
+ * Providers quote the rejected key in their 401 messages (OpenAI: `Incorrect API key provided:
+ * sk-abc***xyz`); error messages end up in run records and logs, where keys never go.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(/\b(sk|pk|rk|pplx|AIza|xai|gsk)[-_][-_A-Za-z0-9*]{3,}|\bAIza[-_A-Za-z0-9]{10,}/g, '[redacted key]')
+}
+
 function shorten(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  const flat = redactKeys(text).replace(/\s+/g, ' ').trim()
   return flat.length > max ? `${flat.slice(0, max)}…` : flat
 }
 

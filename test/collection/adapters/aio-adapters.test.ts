@@ -100,7 +100,7 @@ describe('SerpApi adapter', () => {
     expect(await failure(adapter.observe({ ...observe, query: 'q' }))).toMatchObject({ kind: 'rate_limited', retryAfterMs: 3000, status: 429 })
     const denied = await failure(adapter.observe({ ...observe, query: 'q' }))
     expect(denied).toMatchObject({ kind: 'unauthorized', flagsTarget: true })
-    expect(denied.message).toContain('Invalid API key')
+    expect(denied.message).toContain('Incorrect API key provided: [redacted key]')
     expect(await failure(adapter.observe({ ...observe, query: 'q' }))).toMatchObject({ kind: 'malformed' })
     expect(await failure(adapter.observe({ ...observe, query: 'q', timeoutMs: 200 }))).toMatchObject({ kind: 'timeout' })
   })

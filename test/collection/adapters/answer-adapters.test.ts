@@ -156,7 +156,8 @@ describe.each(cases)('$name adapter against its fake', (testCase) => {
     expect(error.retryable).toBe(false)
     expect(error.flagsTarget).toBe(true)
     expect(error.message).toMatch(/API key/)
-    expect(error.message).not.toContain('sk-test-123')
+    // The provider quotes the key in its message; it never reaches ours.
+    expect(error.message).not.toMatch(/sk-tes/)
   })
 
   it('a provider that hangs past the timeout is a timeout, on time', async () => {

@@ -1,7 +1,7 @@
 // Retry-After parsing and the mapping of statuses and thrown errors to ProviderError kinds.
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
-import { kindForStatus, parseRetryAfter, toProviderError } from '../../../src/collection/adapters/provider-errors.js'
+import { kindForStatus, parseRetryAfter, redactKeys, toProviderError } from '../../../src/collection/adapters/provider-errors.js'
 import { ProviderError } from '../../../src/collection/adapters/types.js'
 
 describe('parseRetryAfter', () => {
@@ -51,5 +51,15 @@ describe('kinds', () => {
     expect(toProviderError(new Error('anything'), { ...context, timedOut: true })).toMatchObject({ kind: 'timeout' })
     const bug = new RangeError('our own bug')
     expect(toProviderError(bug, context)).toBe(bug)
+  })
+})
+
+describe('redactKeys', () => {
+  it('removes keys the providers quote, keeps the rest of the message', () => {
+    expect(redactKeys('Incorrect API key provided: sk-proj-abc***xyz. You can find your API key at https://platform.openai.com')).toBe(
+      'Incorrect API key provided: [redacted key]. You can find your API key at https://platform.openai.com',
+    )
+    expect(redactKeys('API key not valid: AIzaSyA1b2C3d4E5f6G7h8')).toBe('API key not valid: [redacted key]')
+    expect(redactKeys('model gpt-5 not found')).toBe('model gpt-5 not found')
   })
 })
