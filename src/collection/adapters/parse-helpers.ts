@@ -60,8 +60,10 @@ export interface ParsedAnswer {
 /**
  * The most output tokens asked for in one answer. Sent as each API's output cap, so the price
  * table's pre-request estimate (src/collection/prices.ts) is a true upper bound on output.
+ * Reasoning models spend part of it thinking (OpenAI counts reasoning in max_output_tokens,
+ * Gemini's thoughts count too), so it leaves room beyond a typical 500–1,500-token answer.
  */
-export const MAX_OUTPUT_TOKENS = 4096
+export const MAX_OUTPUT_TOKENS = 8192
 
 /** Most searches one Anthropic answer may run (the tool's max_uses), bounding the search cost. */
 export const MAX_WEB_SEARCHES = 5
