@@ -9,19 +9,51 @@ const kinds = (addresses: string[]) => addresses.map((address) => classifyAddres
 
 describe('classifyAddress', () => {
   it('refuses link-local and metadata addresses always, in every spelling', () => {
-    expect(kinds(['169.254.169.254', '169.254.0.1', 'fe80::1', 'febf::1', '[fe80::1]', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1'])).toEqual(
-      Array(9).fill('forbidden'),
-    )
+    expect(
+      kinds(['169.254.169.254', '169.254.0.1', 'fe80::1', 'febf::1', '[fe80::1]', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1']),
+    ).toEqual(Array(9).fill('forbidden'))
     expect(kinds(['100.100.100.200', '168.63.129.16', 'fd00:ec2::254', '0.0.0.0', '::', '224.0.0.1', 'ff02::1', '255.255.255.255'])).toEqual(Array(8).fill('forbidden'))
   })
 
   it('marks private, loopback, unique-local, CGNAT and documentation ranges private', () => {
-    const privateOnes = ['127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '100.127.255.255', '198.18.0.1', '192.0.2.1', '::1', 'fd12:3456::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::127.0.0.1', '2001:db8::1', 'fec0::1']
+    const privateOnes = [
+      '127.0.0.1',
+      '127.255.255.254',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '100.64.0.1',
+      '100.127.255.255',
+      '198.18.0.1',
+      '192.0.2.1',
+      '::1',
+      'fd12:3456::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '::127.0.0.1',
+      '2001:db8::1',
+      'fec0::1',
+    ]
     expect(kinds(privateOnes)).toEqual(Array(privateOnes.length).fill('private'))
   })
 
   it('lets public addresses through, including neighbours of the private ranges', () => {
-    const publicOnes = ['8.8.8.8', '93.184.215.14', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '169.253.255.255', '11.0.0.0', '2606:4700::1111', '::ffff:8.8.8.8', '2a00::1']
+    const publicOnes = [
+      '8.8.8.8',
+      '93.184.215.14',
+      '172.15.255.255',
+      '172.32.0.0',
+      '100.63.255.255',
+      '100.128.0.0',
+      '169.253.255.255',
+      '11.0.0.0',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+      '2a00::1',
+    ]
     expect(kinds(publicOnes)).toEqual(Array(publicOnes.length).fill('public'))
   })
 })
@@ -31,7 +63,11 @@ describe('assertOutboundUrl (at creation)', () => {
     (...addresses: string[]): Resolver =>
     async () =>
       addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
-  const refused = (url: string, allowPrivate = false, resolver: Resolver = resolveTo('93.184.215.14')) => assertOutboundUrl(url, { allowPrivate, resolver }).then(() => 'allowed', (error: unknown) => (error instanceof OutboundUrlError ? error.message : `other: ${String(error)}`))
+  const refused = (url: string, allowPrivate = false, resolver: Resolver = resolveTo('93.184.215.14')) =>
+    assertOutboundUrl(url, { allowPrivate, resolver }).then(
+      () => 'allowed',
+      (error: unknown) => (error instanceof OutboundUrlError ? error.message : `other: ${String(error)}`),
+    )
 
   it('accepts public http(s) URLs and refuses other schemes, credentials and junk', async () => {
     expect(await refused('https://hooks.example.com/beacon')).toBe('allowed')
@@ -46,7 +82,13 @@ describe('assertOutboundUrl (at creation)', () => {
       expect(await refused(url), url).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/)
       expect(await refused(url, true), url).toBe('allowed')
     }
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/', 'http://100.100.100.200/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.google.internal/',
+      'http://100.100.100.200/',
+    ]) {
       expect(await refused(url, true), url).toMatch(/never reach/)
     }
   })
