@@ -8,7 +8,7 @@ import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { inTransaction, setScope } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/index.js'
-import { WEBHOOK_DELIVERY, type WebhookEvent } from './events.js'
+import { WEBHOOK_DELIVERY, type WebhookEvent, type WebhookEventData } from './events.js'
 
 /** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */
 export interface DeliveryTaskData {
@@ -44,7 +44,7 @@ export async function queueDelivery(db: DB, workspaceId: string, webhookId: stri
  * deliveries queued (none when nothing subscribes). `db` may be the caller's transaction
  * (recommended: the deliveries then commit with the caller's write); otherwise one is opened.
  */
-export async function emitWebhookEvent(db: DB, workspaceId: string, event: WebhookEvent, data: object, tasks: TaskSender): Promise<string[]> {
+export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspaceId: string, event: E, data: WebhookEventData[E], tasks: TaskSender): Promise<string[]> {
   return inTransaction(db, async (trx) => {
     // Row-level security: a job's connection names the workspace (a request's already does).
     await setScope(trx, 'app.workspace_id', workspaceId)

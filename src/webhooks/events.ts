@@ -13,3 +13,32 @@ export const MAX_WEBHOOKS_PER_WORKSPACE = 20
 
 /** The context a webhook's secret is sealed under: a sealed secret copied to another row does not open. */
 export const secretContext = (workspaceId: string, webhookId: string) => `webhook:${workspaceId}:${webhookId}`
+
+/** A run as GET /api/v1/collection/runs/{id} shows it (DESIGN §14); only id and state are relied on here. */
+export type RunSnapshot = { id: string; state: string } & Record<string, unknown>
+
+/** One period of a brand's visibility: the share of answers naming it, with its sample size. */
+export interface VisibilityPeriod {
+  start_date: string
+  end_date: string
+  /** 0..1 */
+  visibility: number
+  responses: number
+}
+
+/**
+ * The `data` of each event. collection.run.*: the run that ended. visibility.changed: one
+ * brand whose visibility moved significantly between two periods after a run (DESIGN §17's
+ * two-proportion test; sent only when `significant` is true).
+ */
+export interface WebhookEventData {
+  'collection.run.completed': { run: RunSnapshot }
+  'collection.run.failed': { run: RunSnapshot }
+  'visibility.changed': {
+    run_id: string | null
+    brand: { id: string; name: string }
+    previous: VisibilityPeriod
+    current: VisibilityPeriod
+    change: { delta: number; p_value: number; significant: true }
+  }
+}

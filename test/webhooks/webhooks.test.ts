@@ -16,11 +16,19 @@ import { createWebhook } from '../../src/webhooks/webhooks.js'
 import type { TaskSender } from '../../src/jobs/index.js'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { post } from '../helpers/requests.js'
-import { eventually } from '../helpers/wait.js'
+import { eventually, sleep } from '../helpers/wait.js'
 
 const SECRET_KEY = 'test-secret-key-for-webhooks-0123456789abcdef'
 // Retries after 1 s, then 4 s: short enough for a test, growing like the real schedule.
 const SCHEDULE = [1, 4]
+const period = (visibility: number) => ({ start_date: '2026-11-01', end_date: '2026-11-07', visibility, responses: 120 })
+const visibilityChange = {
+  run_id: null,
+  brand: { id: '0193a0c0-0000-7000-8000-0000000000b1', name: 'Acme' },
+  previous: period(0.3),
+  current: period(0.45),
+  change: { delta: 0.15, p_value: 0.012, significant: true as const },
+}
 
 interface Received {
   path: string
@@ -184,9 +192,24 @@ describe.each(testBackends)('webhooks (%s)', (backend) => {
     expect(receiver.received.some((r) => r.path === '/other')).toBe(false)
   }, 60_000)
 
+  it("emitted inside the caller's transaction, nothing is delivered when it rolls back", async () => {
+    const hook = await create(a.key, '/rolled-back', ['visibility.changed'])
+    const emitted = await ctx.database.db
+      .transaction()
+      .execute(async (trx) => {
+        expect(await emitWebhookEvent(trx, a.workspaceId, 'visibility.changed', visibilityChange, ctx.app.jobs.tasks)).toHaveLength(1)
+        throw new Error('roll back')
+      })
+      .catch((error: Error) => error.message)
+    expect(emitted).toBe('roll back')
+    await sleep(2500)
+    expect((await deliveries(hook.id)).deliveries).toEqual([])
+    expect(receiver.received.some((r) => r.path === '/rolled-back')).toBe(false)
+  })
+
   it('fails a delivery after the last attempt of the schedule', async () => {
     const down = await create(a.key, '/down', ['collection.run.failed'])
-    await emitWebhookEvent(ctx.database.db, a.workspaceId, 'collection.run.failed', { run: { id: 'r2', state: 'failed' } }, ctx.app.jobs.tasks)
+    await emitWebhookEvent(ctx.database.db, a.workspaceId, 'collection.run.failed', { run: { id: '0193a0c0-0000-7000-8000-000000000002', state: 'failed' } }, ctx.app.jobs.tasks)
     await eventually(async () => (await deliveries(down.id)).deliveries[0]?.state === 'failed', 40_000, 200)
     const [delivery] = (await deliveries(down.id)).deliveries
     expect(delivery.attempts.map((x) => x.status_code)).toEqual(Array(SCHEDULE.length + 1).fill(500))
@@ -251,7 +274,7 @@ describe.each(testBackends)('webhooks (%s)', (backend) => {
       const data: DeliveryTaskData = { workspaceId: a.workspaceId, deliveryId, attempt: n }
       await task.handle({ id: 'x', type: 'webhook_delivery', data, db: ctx.database.db, retryCount: 0, retryLimit: 0, stopping: false, tasks: capture })
     }
-    const deliveryId = await queueDelivery(ctx.database.db, a.workspaceId, webhook.id, 'visibility.changed', { brand_id: 'b' }, capture)
+    const deliveryId = await queueDelivery(ctx.database.db, a.workspaceId, webhook.id, 'visibility.changed', visibilityChange, capture)
     await attempt('127.0.0.1', false, deliveryId, 1)
     await attempt('169.254.169.254', true, deliveryId, 2)
     const [delivery] = (await deliveries(webhook.id)).deliveries
@@ -311,13 +334,13 @@ describe.each(testBackends)('webhooks (%s)', (backend) => {
     const list = await ctx.get('/api/v1/webhooks', a.key)
     expect(list.body).not.toContain(theirs.id)
     // A's events never reach B's webhook.
-    expect(await emitWebhookEvent(ctx.database.db, a.workspaceId, 'visibility.changed', { brand_id: 'x' }, ctx.app.jobs.tasks)).not.toHaveLength(0)
+    expect(await emitWebhookEvent(ctx.database.db, a.workspaceId, 'visibility.changed', visibilityChange, ctx.app.jobs.tasks)).not.toHaveLength(0)
     expect((await deliveries(theirs.id, b.key)).deliveries).toEqual([])
     // B deletes its webhook: gone for B too, with its log.
     const deleted = await ctx.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${theirs.id}`, headers: { authorization: `Bearer ${b.key}` } })
     expect(deleted.statusCode).toBe(200)
     expect((await ctx.get(`/api/v1/webhooks/${theirs.id}`, b.key)).statusCode).toBe(404)
-    expect(await emitWebhookEvent(ctx.database.db, b.workspaceId, 'visibility.changed', { brand_id: 'x' }, ctx.app.jobs.tasks)).toEqual([])
+    expect(await emitWebhookEvent(ctx.database.db, b.workspaceId, 'visibility.changed', visibilityChange, ctx.app.jobs.tasks)).toEqual([])
     expect((await ctx.get('/api/v1/webhooks/not-a-uuid', a.key)).statusCode).toBe(400)
   })
 })
