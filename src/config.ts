@@ -41,6 +41,12 @@ export interface Config {
   jobsLostAfterSeconds: number
   /** BEACON_SECRET_KEY: encrypts stored provider keys and webhook secrets (src/security/secret-box.ts); unset = such secrets cannot be stored */
   secretKey: string | undefined
+  /** WEBHOOK_ALLOW_PRIVATE: webhooks may target private, loopback and unique-local addresses (never link-local or cloud metadata) */
+  webhookAllowPrivate: boolean
+  /** WEBHOOK_TIMEOUT_SECONDS: one delivery attempt's whole request, ms */
+  webhookTimeoutMs: number
+  /** WEBHOOK_RETRY_SCHEDULE: seconds to wait before each retry after the first attempt; its length is the number of retries */
+  webhookRetrySchedule: number[]
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +72,20 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   if (['true', '1', 'yes'].includes(raw)) return true
   if (['false', '0', 'no'].includes(raw)) return false
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
+}
+
+// Standard Webhooks' suggested schedule: after the first attempt, 5 s, 5 min, 30 min, 2 h,
+// 5 h, 10 h, 10 h: 8 attempts over about 27.6 hours, so a receiver down for a day still
+// gets the event.
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000]
+
+function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim()
+  if (raw === undefined || raw === '') return fallback
+  const parts = raw.split(',').map((part) => part.trim())
+  if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part) || Number(part) > 86_400))
+    throw new ConfigError(`${name} must be a comma-separated list of at most 20 waits in seconds (each 0 to 86400), e.g. "5,300,1800"; got "${raw}"`)
+  return parts.map(Number)
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -95,5 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),
     jobsLostAfterSeconds: integer(env, 'JOBS_LOST_AFTER_SECONDS', 60, 3, 86_400),
     secretKey: env.BEACON_SECRET_KEY?.trim() || undefined,
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
   }
 }

@@ -9,6 +9,9 @@ const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.def
 const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default }).default ?? addFormatsModule
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { seedDemo } from '../../src/demo/seed-demo.js'
+import { SecretBox } from '../../src/security/secret-box.js'
+import { queueDelivery } from '../../src/webhooks/emit.js'
+import { createWebhook } from '../../src/webhooks/webhooks.js'
 
 const TODAY = '2026-06-30'
 
@@ -35,6 +38,19 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     ids.prompt_template_id = prompt.id
     // A queued job (no worker runs in this suite) for GET /jobs/{job_id}.
     ids.job_id = (await ctx.app.jobs.enqueue(ctx.database.db, demo.workspaceId, 'reanalysis')).id
+    // A webhook with one delivery and one logged attempt for the webhook routes.
+    const webhook = await createWebhook(
+      ctx.database.db,
+      demo.workspaceId,
+      { url: 'https://hooks.example.com/beacon', events: ['collection.run.completed'] },
+      SecretBox.fromSecretKey('openapi-test-secret-key-0123456789abcdef'),
+    )
+    ids.webhook_id = webhook.id
+    const deliveryId = await queueDelivery(ctx.database.db, demo.workspaceId, webhook.id, 'collection.run.completed', { run: { id: 'r1' } }, { send: async () => null })
+    await ctx.database.db
+      .insertInto('webhook_attempt')
+      .values({ workspace_id: demo.workspaceId, delivery_id: deliveryId, attempt: 1, status_code: 500, duration_ms: 12, error: 'receiver answered 500' })
+      .execute()
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())
@@ -80,6 +96,9 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
         '/api/v1/aio-metrics/prompt/{prompt_id}',
         '/api/v1/filters',
         '/api/v1/jobs/{job_id}',
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/{webhook_id}',
+        '/api/v1/webhooks/{webhook_id}/deliveries',
       ]),
     )
   }, 120_000)

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
 import { seedDemo } from '../../src/demo/seed-demo.js'
+import { SecretBox } from '../../src/security/secret-box.js'
+import { createWebhook } from '../../src/webhooks/webhooks.js'
 
 const TODAY = new Date().toISOString().slice(0, 10)
 
@@ -25,8 +27,14 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
     const brand = await ctx.database.db.selectFrom('brand').select(['id', 'name']).where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const prompt = await ctx.database.db.selectFrom('prompt').select(['id', 'text']).where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const response = await ctx.database.db.selectFrom('response').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
-    Object.assign(b, { brand_id: brand.id, target_brand_id: brand.id, prompt_id: prompt.id, prompt_template_id: prompt.id, response_id: response.id })
-    bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro']
+    const webhook = await createWebhook(
+      ctx.database.db,
+      demo.workspaceId,
+      { url: 'https://hooks.workspace-b.example/beacon', events: ['visibility.changed'] },
+      SecretBox.fromSecretKey('tenant-isolation-test-key-0123456789abcdef'),
+    )
+    Object.assign(b, { brand_id: brand.id, target_brand_id: brand.id, prompt_id: prompt.id, prompt_template_id: prompt.id, response_id: response.id, webhook_id: webhook.id })
+    bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro', webhook.id, 'workspace-b.example', webhook.secret]
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())

@@ -21,6 +21,7 @@ import { promptsRoutes } from './prompts/index.js'
 import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
+import { webhooksRoutes } from './webhooks/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
@@ -40,12 +41,19 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
     return payload
   })
 
-  // Analytics answers are cached by (workspace data version, URL, day); exports and jobs
-  // (whose state moves without a data change) are not.
+  // Analytics answers are cached by (workspace data version, URL, day); exports, jobs and
+  // webhooks (whose state moves without a data change) are not.
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || request.url.startsWith('/api/v1/jobs') || !request.auth) return
+    if (
+      request.method !== 'GET' ||
+      request.url.startsWith('/api/v1/exports') ||
+      request.url.startsWith('/api/v1/jobs') ||
+      request.url.startsWith('/api/v1/webhooks') ||
+      !request.auth
+    )
+      return
     const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
     // `Cache-Control: no-cache` asks for a fresh computation (the answer is still stored).
     const hit = /no-cache/i.test(String(request.headers['cache-control'] ?? '')) ? undefined : cache.get(key)
@@ -86,4 +94,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(aioMetricsRoutes)
   await app.register(exportsRoutes)
   await app.register(jobsRoutes)
+  await app.register(webhooksRoutes)
 }
