@@ -265,12 +265,29 @@ export interface WebhookAttemptTable {
   at: CreatedAt
 }
 
+/** Why a discovered brand was suggested (migration 0015); one row per discovered brand. */
+export interface BrandDiscoveryTable {
+  workspace_id: string
+  brand_id: string
+  /** the folded name the scan matched: a rejected name stays rejected after a rename */
+  name_key: string
+  responses: number
+  score: number
+  first_seen: Timestamp
+  last_seen: Timestamp
+  signals: ColumnType<Record<string, number>, string, string>
+  examples: ColumnType<{ response_id: string; snippet: string; cue: string }[], string, string>
+  job_id: string | null
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
 export interface Database {
   workspace: WorkspaceTable
   api_key: ApiKeyTable
   provider: ProviderTable
   model: ModelTable
   brand: BrandTable
+  brand_discovery: BrandDiscoveryTable
   prompt: PromptTable
   response: ResponseTable
   mention: MentionTable

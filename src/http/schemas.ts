@@ -89,6 +89,6 @@ export const PaginationPlain = Type.Object(
 export const PaginationMinimal = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total_items: Type.Integer() }, { additionalProperties: false })
 
 /** Response map for a route: its success schema plus the shared error envelope. */
-export function Responses<T extends TSchema>(ok: T, status: 200 | 201 = 200) {
+export function Responses<T extends TSchema>(ok: T, status: 200 | 201 | 202 = 200) {
   return { [status]: ok, '4xx': ErrorEnvelope, '5xx': ErrorEnvelope } as { 200: T; '4xx': typeof ErrorEnvelope; '5xx': typeof ErrorEnvelope }
 }

@@ -6,9 +6,11 @@ import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
 import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
 import { WEBHOOK_DELIVERY } from '../webhooks/events.js'
 import { webhookDeliveryTask } from '../webhooks/delivery-task.js'
+import { DISCOVERY, discoveryJob } from './discovery-job.js'
 
 export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView, type TaskDefinition, type TaskContext, type TaskSender } from './job-runtime.js'
 export { REANALYSIS } from './reanalysis-job.js'
+export { DISCOVERY } from './discovery-job.js'
 
 /**
  * Background work should not take every core from the requests being served: jobs analyse
@@ -38,6 +40,7 @@ export async function startJobs(
       // PGlite runs each batch's transaction on the one thread that also serves requests:
       // smaller batches keep each stall short.
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
+      [DISCOVERY]: discoveryJob(),
     },
     tasks: options.tasks ?? {
       [WEBHOOK_DELIVERY]: webhookDeliveryTask({

@@ -143,6 +143,7 @@ const TASK_EXPIRE_SECONDS = 15 * 60
 
 const FAILED_MESSAGE: Record<string, string> = {
   reanalysis: 'Re-analysis failed. Save the brand again to queue a new one, or run "beacon reanalyze --workspace <id>"; the server log has the cause.',
+  discovery: 'Competitor discovery failed. Run POST /api/v1/brands/discover again to queue a new scan; the server log has the cause.',
 }
 
 export class JobRuntime implements JobQueue {

@@ -8,6 +8,10 @@ import { getBrandDetail } from '../../../../queries/brands/get-brand-detail.js'
 import { getBrands } from '../../../../queries/brands/get-brands.js'
 import { BRANDS_PER_PAGE, getBrandSchema, IS_ACTIVE_DEFAULT, listBrandsSchema } from './read-schemas.js'
 import { createBrandRoute, updateBrandRoute } from './write-schemas.js'
+import { discoverBrandsRoute } from './discover-schemas.js'
+import { getBrandDiscovery } from '../../../../queries/brands/get-brand-discovery.js'
+import { countSuggestedBrands } from '../../../../queries/brands/count-suggested-brands.js'
+import { DISCOVERY } from '../../../../jobs/index.js'
 
 const jobNote = (job: { id: string } | null) => (job ? `; re-analysis of stored history queued (job ${job.id})` : '')
 
@@ -36,7 +40,9 @@ export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const filters = await resolveAnalyticsFilters(db, workspaceId, request.query)
     const data = await getBrandDetail(db, workspaceId, request.params.brand_id, filters)
     if (!data) throw notFound('Brand')
-    return { success: true as const, data }
+    // Evidence of competitor discovery, only on brands it proposed.
+    const discovery = await getBrandDiscovery(db, workspaceId, request.params.brand_id)
+    return { success: true as const, data: discovery ? { ...data, discovery } : data }
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
@@ -48,5 +54,19 @@ export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/brands/:brand_id', updateBrandRoute, async (request) => {
     const { brand, job } = await retryOnConflict(request.db, (db) => updateBrand(db, request.auth.workspaceId, request.params.brand_id, request.body, app.jobs))
     return { success: true as const, data: brand, ...(job ? { job } : {}), message: `Updated brand "${brand.name}"${jobNote(job)}` }
+  })
+
+  app.post('/brands/discover', discoverBrandsRoute, async (request, reply) => {
+    const { workspaceId } = request.auth
+    // Joins a scan still queued for the workspace instead of queueing a second one.
+    const job = await app.jobs.enqueue(request.db, workspaceId, DISCOVERY)
+    const suggested = await countSuggestedBrands(request.db, workspaceId)
+    reply.status(202)
+    return {
+      success: true as const,
+      data: { suggested },
+      ...(job ? { job } : {}),
+      message: `Competitor discovery queued${job ? ` (job ${job.id})` : ''}; follow it with GET /api/v1/jobs/{id}, then list suggestions with GET /api/v1/brands?discovery_status=suggested&is_active=false`,
+    }
   })
 }

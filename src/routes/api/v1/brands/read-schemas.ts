@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { DiscoveryEvidenceSchema } from './discover-schemas.js'
 import { AnalyticsFilters, BooleanParam, Envelope, IsoDate, Page, PaginationWithNav, PerPage, ProviderName, Responses, UuidParam } from '../../../../http/schemas.js'
 
 /** Spec 2.3. */
@@ -102,6 +103,7 @@ export const BrandDetailSchema = Type.Object(
     top_sources: Type.Array(Type.Object({ domain: Type.String(), citation_count: Type.Integer() }, { additionalProperties: false }), {
       description: 'Up to 10 domains cited by responses that mention the brand, by citation_count, then domain',
     }),
+    discovery: Type.Optional(DiscoveryEvidenceSchema),
   },
   { additionalProperties: false },
 )
