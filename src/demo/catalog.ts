@@ -214,6 +214,24 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
   },
 ]
 
+/**
+ * Tools the answers name that the demo workspace does not track, as real answers name
+ * competitors nobody configured: competitor discovery (POST /api/v1/brands/discover) finds
+ * them on a fresh demo. `rate`: share of answers that list brands which also name this one.
+ */
+export interface UnlistedBrand {
+  name: string
+  rate: number
+  notes: string[]
+}
+
+export const UNLISTED_BRANDS: readonly UnlistedBrand[] = [
+  { name: 'Cadencia', rate: 0.06, notes: ['resource planning across several teams', 'capacity views for agencies', 'a clean weekly planner'] },
+  { name: 'Trackory', rate: 0.045, notes: ['time tracking built into every task', 'simple client billing', 'timesheets that managers actually use'] },
+  { name: 'Plotwise', rate: 0.035, notes: ['visual roadmaps', 'dependency mapping', 'portfolio timelines'] },
+  { name: 'Orbitask', rate: 0.025, notes: ['lightweight task lists for remote teams', 'async standups', 'a generous free tier'] },
+]
+
 export interface PromptDef {
   key: string
   text: string

@@ -25,6 +25,23 @@ export interface AnswerInput {
   mentioned: readonly BrandProfile[]
   /** Provider citation list (used for footnote markers and "Sources" blocks). */
   citations: readonly Citation[]
+  /** A tool the workspace does not track, named after the listed brands (no draws from `rng`, so the rest of the answer is unchanged). */
+  unlisted?: { name: string; note: string }
+}
+
+/** The unlisted tool in the answer's own style: a list item, a heading, or a sentence. */
+function unlistedItem(style: Style, position: number, tool: { name: string; note: string }): string {
+  const sentence = `${tool.name} is a newer option known for ${tool.note}.`
+  switch (style) {
+    case 'numbered':
+      return `${position}. **${tool.name}** – ${sentence}`
+    case 'bullets':
+      return `- **${tool.name}**: ${sentence}`
+    case 'headings':
+      return `### ${position}. ${tool.name}\n${sentence}`
+    default:
+      return `Some teams also shortlist ${tool.name}, a newer option known for ${tool.note}.`
+  }
 }
 
 type Style = 'numbered' | 'headings' | 'bullets' | 'prose' | 'table' | 'howto' | 'nobrand'
@@ -477,6 +494,12 @@ export function composeAnswer(input: AnswerInput): string {
       }
       break
     }
+  }
+
+  if (input.unlisted && style !== 'nobrand') {
+    const extra = unlistedItem(style, items.length + 1, input.unlisted)
+    if (style === 'numbered' || style === 'bullets' || style === 'headings') items.push(extra)
+    else head.push(extra)
   }
 
   if (provider !== 'perplexity' && rng.chance(0.15)) tail.push(bareUrlSentence(ctx))

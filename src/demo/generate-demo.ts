@@ -8,7 +8,7 @@
  *
  * Market: fictional project-management / team-collaboration software.
  */
-import { BRAND_PROFILES, PROVIDERS, MODEL_DEFS, PROMPT_DEFS, SOURCE_DEFS, type BrandProfile, type DemoProvider, type ModelDef, type PromptDef, type SourceDef } from './catalog.js'
+import { BRAND_PROFILES, PROVIDERS, MODEL_DEFS, PROMPT_DEFS, SOURCE_DEFS, UNLISTED_BRANDS, type BrandProfile, type DemoProvider, type ModelDef, type PromptDef, type SourceDef } from './catalog.js'
 import { composeAnswer, composeOverview, lerp, type Citation } from './compose.js'
 import { Rng, hashString } from './random.js'
 
@@ -310,7 +310,11 @@ export function generateDemoDataset(options: GenerateDemoOptions): DemoDataset {
         const noBrandRate = prompt.tags.includes('how-to') ? NO_BRAND_RATE_HOWTO : NO_BRAND_RATE
         const mentioned = rng.chance(noBrandRate) ? [] : pickBrands(rng, tuning, pi, model.provider, t, dayIndex)
         const citations = pickCitations(rng, prompt, model.provider, mentioned)
-        const content = composeAnswer({ rng, prompt, provider: model.provider, t, mentioned, citations })
+        // A stream of its own, so answers without an unlisted tool are exactly what they were.
+        const extra = Rng.for(seed, `unlisted|${day}|${prompt.key}|${model.id}`)
+        const tool = mentioned.length > 0 ? UNLISTED_BRANDS.find((u) => extra.chance(u.rate)) : undefined
+        const unlisted = tool ? { name: tool.name, note: extra.pick(tool.notes) } : undefined
+        const content = composeAnswer({ rng, prompt, provider: model.provider, t, mentioned, citations, unlisted })
         responses.push({ externalId, promptKey: prompt.key, provider: model.provider, model: model.id, content, createdAt, citations })
       })
 
