@@ -33,7 +33,9 @@ export interface AnswerScan {
   lowerWords: Set<string>
 }
 
-export const isStopWord = (token: string) => STOP_LIST.commonWords.has(foldName(token))
+// Plural acronyms ("PMOs", "APIs", "KPIs") are category words, never brand names.
+const PLURAL_ACRONYM_RE = /^\p{Lu}{2,5}s$/u
+export const isStopWord = (token: string) => PLURAL_ACRONYM_RE.test(token) || STOP_LIST.commonWords.has(foldName(token))
 
 const MAX_TOKENS = 4
 const MAX_NAME_LENGTH = 60
@@ -41,7 +43,9 @@ const MAX_NAME_LENGTH = 60
 // One name token: capitalised ("Cadencia", "Monday.com", "T-Mobile", "AT&T", "Notion+"), or lower
 // case with an inner capital ("nTask", "eBay"). Apostrophes inside stay ("Paula's"); a trailing
 // possessive is removed later.
-const TOKEN = String.raw`(?:[\p{Lu}\p{Lt}][\p{L}\p{M}\p{N}]*|\p{Ll}+\p{Lu}[\p{L}\p{M}\p{N}]*)(?:[.'’&+\-][\p{L}\p{M}\p{N}]+)*\+*`
+// A hyphen joins name parts only before a capital or digit ("T-Mobile", "Coca-Cola"): "AI-assisted"
+// and "Best-in-class" are compound adjectives, not names.
+const TOKEN = String.raw`(?:[\p{Lu}\p{Lt}][\p{L}\p{M}\p{N}]*|\p{Ll}+\p{Lu}[\p{L}\p{M}\p{N}]*)(?:[.'’&+][\p{L}\p{M}\p{N}]+|-[\p{Lu}\p{Lt}\p{N}][\p{L}\p{M}\p{N}]*)*\+*`
 const TOKEN_RE = new RegExp(`^${TOKEN}$`, 'u')
 const NUMBER_RE = /^\d+(?:\.\d+)?$/
 // A run: tokens separated by one space (or " & "); numbers may continue a run ("Cadencia 2").
@@ -49,7 +53,7 @@ const RUN_RE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${TOKEN}(?:(?: | & )(?:${TOK
 const LOWER_WORD_RE = /(?<![\p{L}\p{M}\p{N}.'’\-])\p{Ll}[\p{Ll}\p{M}]*(?:['’\-]\p{Ll}+)*(?![\p{L}\p{M}\p{N}])/gu
 
 // Masked (replaced by spaces, offsets kept): URLs, markdown link targets, bare lower-case domains.
-const URL_RE = /\bhttps?:\/\/[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|(?<=\]\()[^)\s]+(?=\))|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|app|co|net|org|ai|dev|so|us|uk|de|fr|tech|software|tools)\b/giu
+const URL_RE = /\bhttps?:\/\/[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|(?<=\]\()[^)\s]+(?=\))|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|app|co|net|org|ai|dev|so|us|uk|de|fr|tech|software|tools)\b/gi
 
 const HEADING_RE = /^\s{0,3}#{1,6}\s+/
 const LIST_RE = /^\s*(?:[-*+•‣◦]|\d{1,3}[.)])\s+/
@@ -142,16 +146,21 @@ function leadNames(body: string, bodyStart: number): { name: string; start: numb
   return out
 }
 
+const SKIPPED_BEFORE = new Set([...' \t\r*_#>|[]`"“('].map((c) => c.charCodeAt(0)))
+const SENTENCE_END = new Set([...'.!?:'].map((c) => c.charCodeAt(0)))
+const MARKER_END = new Set([...'-+•)0123456789'].map((c) => c.charCodeAt(0)))
+
 function isSentenceStart(masked: string, index: number): boolean {
   for (let i = index - 1; i >= 0; i--) {
-    const c = masked[i]
-    if (c === '\n') return true
-    if (/[\s*_#>|[\]`"“(]/.test(c)) continue
-    if (/[.!?:]/.test(c)) return true
+    const c = masked.charCodeAt(i)
+    if (c === 10) return true
+    if (SKIPPED_BEFORE.has(c)) continue
+    if (SENTENCE_END.has(c)) return true
     // A list marker or numbering just before: the run opens the item.
-    if (/[-+•\d)]/.test(c)) {
+    if (MARKER_END.has(c)) {
       const lineStart = masked.lastIndexOf('\n', i) + 1
-      return LIST_RE.test(masked.slice(lineStart, index)) || HEADING_RE.test(masked.slice(lineStart, index))
+      const before = masked.slice(lineStart, index)
+      return LIST_RE.test(before) || HEADING_RE.test(before)
     }
     return false
   }

@@ -1,7 +1,11 @@
 // How discovery compares names: case and diacritics do not matter ("Cadência" is "cadencia"),
 // typographic apostrophes and dashes are the plain ones, and runs of spaces are one space.
 // Used for configured brands, rejected names, stop words and candidates alike.
+const PLAIN_ASCII = /^[a-z0-9 .'&+-]*$/
+
 export function foldName(name: string): string {
+  // Most words are plain lower-case ASCII already (the scan folds every word it reads).
+  if (PLAIN_ASCII.test(name)) return name.includes('  ') || name.startsWith(' ') || name.endsWith(' ') ? name.replace(/\s+/g, ' ').trim() : name
   return name
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

@@ -5,7 +5,9 @@
 // Score of a name = Σ over the answers naming it of the weight of its strongest cue in that
 // answer (CUE_WEIGHT: a heading or list item 3, a table row or bold 2.5, a link 2, inside a
 // sentence 1, opening a sentence 0.5). A name is suggested when at least `minResponses`
-// distinct answers name it and its score reaches `minScore`, and it is none of:
+// distinct answers name it other than at a sentence's start (every sentence opens with a
+// capital, so "Create" or "Based" there is no evidence) and its score reaches `minScore`,
+// and it is none of:
 //   - a configured brand: a name or alias of any brand of the workspace (any status, so a
 //     rejected one too) or a name containing one as whole words ("Kanbrio Business");
 //   - a rejected suggestion's name (kept apart from the brand, so a rename does not revive it);
@@ -70,6 +72,8 @@ interface Example extends DiscoveryExample {
 interface Tally {
   surfaces: Map<string, number>
   responses: number
+  /** answers naming it somewhere other than at a sentence's start */
+  unambiguous: number
   score: number
   signals: Record<Cue, number>
   firstSeen: number
@@ -134,11 +138,12 @@ export class DiscoveryTally {
     for (const [key, { best, cues, surfaces }] of byKey) {
       let tally = this.names.get(key)
       if (!tally) {
-        tally = { surfaces: new Map(), responses: 0, score: 0, signals: emptySignals(), firstSeen: at, lastSeen: at, examples: [] }
+        tally = { surfaces: new Map(), responses: 0, unambiguous: 0, score: 0, signals: emptySignals(), firstSeen: at, lastSeen: at, examples: [] }
         this.names.set(key, tally)
       }
       const weight = CUE_WEIGHT[best.cue]
       tally.responses++
+      if (best.cue !== 'start') tally.unambiguous++
       tally.score += weight
       for (const cue of cues) tally.signals[cue]++
       for (const surface of surfaces) tally.surfaces.set(surface, (tally.surfaces.get(surface) ?? 0) + 1)
@@ -173,7 +178,8 @@ export class DiscoveryTally {
     const providers = STOP_LIST.providers
     const eligible: { key: string; tally: Tally; tokens: string[] }[] = []
     for (const [key, tally] of this.names) {
-      if (tally.responses < minResponses || tally.score < minScore) continue
+      // Every sentence opens with a capital: a word seen only there ("Create", "Based") is no evidence of a name.
+      if (tally.unambiguous < minResponses || tally.score < minScore) continue
       const tokens = nameTokens(key)
       if (containsExcluded(tokens, excluded)) continue
       if (sites.has(key) || sites.has(key.replace(/\s+/g, ''))) continue
