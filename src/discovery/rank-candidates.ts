@@ -15,7 +15,9 @@
 //     stop list and the workspace's model catalogue;
 //   - a well-known cited site (G2, Reddit, Wikipedia: data/source-domains.json of analysis);
 //   - common words only: every word is on the stop list or the answers themselves write it in
-//     lower case (in at least 2 answers and 10% as many as name it capitalised).
+//     lower case, in at least a tenth as many answers as name it (a "steady drip of emails"
+//     makes "Drip" a word; a brand such as "Linear", named far more often than the word is
+//     used, stays a name).
 // Of two suggestions where one name starts the other ("Trackory", "Trackory Cloud") the one
 // with the higher score stays.
 import { CUE_WEIGHT, scanAnswer, type CandidateHit, type Cue } from './extract-candidates.js'
@@ -168,7 +170,7 @@ export class DiscoveryTally {
   private isCommon(word: string, capitalised: number): boolean {
     if (STOP_LIST.commonWords.has(word)) return true
     const lower = this.lowerAnswers.get(word) ?? 0
-    return lower >= 2 && lower >= 0.1 * capitalised
+    return lower >= 1 && lower >= 0.1 * capitalised
   }
 
   rank(exclusions: Exclusions): Suggestion[] {
