@@ -41,13 +41,14 @@ export interface DiscoveryRunOptions {
 }
 
 /**
- * What discovery must never propose: every brand's name, aliases and domain (any status), the
+ * What discovery must never propose: every confirmed or rejected brand's name, aliases and domain, the
  * names earlier runs found for brands since confirmed or rejected (they may have been renamed),
  * and the workspace's models.
  */
 export async function loadExclusions(db: DB, workspaceId: string): Promise<string[]> {
   const [brands, decided, models] = await Promise.all([
-    db.selectFrom('brand').select(['name', 'aliases', 'domain']).where('workspace_id', '=', workspaceId).execute(),
+    // Suggestions still waiting for a decision are not excluded: a re-run refreshes their evidence.
+    db.selectFrom('brand').select(['name', 'aliases', 'domain']).where('workspace_id', '=', workspaceId).where('discovery_status', '<>', 'suggested').execute(),
     db
       .selectFrom('brand_discovery as d')
       .innerJoin('brand as b', (join) => join.onRef('b.workspace_id', '=', 'd.workspace_id').onRef('b.id', '=', 'd.brand_id'))
@@ -149,11 +150,22 @@ async function writeSuggestions(trx: DB, workspaceId: string, suggestions: Sugge
     // different spelling of a name could still collide with brand_name_idx (lower(name)).
     const clash = await trx
       .selectFrom('brand')
-      .select('id')
+      .select(['id', 'name', 'discovery_status'])
       .where('workspace_id', '=', workspaceId)
       .where(sql<boolean>`lower(name) = ${s.name.toLowerCase()}`)
       .executeTakeFirst()
-    if (clash) continue
+    if (clash) {
+      // A brand someone added as "suggested" by hand: it gets the evidence.
+      if (clash.discovery_status === 'suggested') {
+        await trx
+          .insertInto('brand_discovery')
+          .values({ workspace_id: workspaceId, brand_id: clash.id, name_key: s.key, ...evidence(s) })
+          .onConflict((oc) => oc.doNothing())
+          .execute()
+        out.push({ brand_id: clash.id, name: clash.name, responses: s.responses, score: s.score, new: false })
+      }
+      continue
+    }
     const brandId = newId()
     await trx
       .insertInto('brand')

@@ -3,32 +3,10 @@
 // bold text, headings, tables and prose, brands whose names are common words (Drip, Flow),
 // and the AI providers' own names. Issue 15 asks precision ≥ 0.9 over the top 20 suggestions
 // and recall ≥ 0.8 over the unconfigured brands named in at least 3 answers.
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { DISCOVERY_DEFAULTS, DiscoveryTally } from '../../src/discovery/rank-candidates.js'
 import { KNOWN_SITES } from '../../src/discovery/stop-list.js'
-
-interface Corpus {
-  configured: { name: string; aliases: string[]; domain: string }[]
-  unconfigured: string[]
-  common_word_names: string[]
-  providers: string[]
-  answers: { id: string; created_at: string; content: string }[]
-}
-
-export const corpus = JSON.parse(readFileSync(new URL('../fixtures/discovery/email-marketing-answers.json', import.meta.url), 'utf8')) as Corpus
-
-/** Answers naming `name` as a whole word, case-insensitive: the ground truth's own count, independent of the extractor. */
-export const answersNaming = (name: string) => corpus.answers.filter((a) => new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])`, 'iu').test(a.content)).length
-
-export function precisionAndRecall(suggested: string[]) {
-  const top = suggested.slice(0, 20)
-  const truth = new Set(corpus.unconfigured.map((n) => n.toLowerCase()))
-  const correct = top.filter((n) => truth.has(n.toLowerCase())).length
-  const recurring = corpus.unconfigured.filter((n) => answersNaming(n) >= 3)
-  const found = recurring.filter((n) => suggested.some((s) => s.toLowerCase() === n.toLowerCase()))
-  return { precision: top.length ? correct / top.length : 0, recall: recurring.length ? found.length / recurring.length : 0, recurring, found, top }
-}
+import { answersNaming, corpus, precisionAndRecall } from '../helpers/discovery-corpus.js'
 
 describe('discovery on the corpus', () => {
   const tally = new DiscoveryTally(DISCOVERY_DEFAULTS)
