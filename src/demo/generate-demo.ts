@@ -8,7 +8,19 @@
  *
  * Market: fictional project-management / team-collaboration software.
  */
-import { BRAND_PROFILES, PROVIDERS, MODEL_DEFS, PROMPT_DEFS, SOURCE_DEFS, UNLISTED_BRANDS, type BrandProfile, type DemoProvider, type ModelDef, type PromptDef, type SourceDef } from './catalog.js'
+import {
+  BRAND_PROFILES,
+  PROVIDERS,
+  MODEL_DEFS,
+  PROMPT_DEFS,
+  SOURCE_DEFS,
+  UNLISTED_BRANDS,
+  type BrandProfile,
+  type DemoProvider,
+  type ModelDef,
+  type PromptDef,
+  type SourceDef,
+} from './catalog.js'
 import { composeAnswer, composeOverview, lerp, type Citation } from './compose.js'
 import { Rng, hashString } from './random.js'
 

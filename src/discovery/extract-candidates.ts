@@ -50,10 +50,11 @@ const TOKEN_RE = new RegExp(`^${TOKEN}$`, 'u')
 const NUMBER_RE = /^\d+(?:\.\d+)?$/
 // A run: tokens separated by one space (or " & "); numbers may continue a run ("Cadencia 2").
 const RUN_RE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${TOKEN}(?:(?: | & )(?:${TOKEN}|\\d+(?:\\.\\d+)?(?![\\p{L}\\p{N}])))*`, 'gu')
-const LOWER_WORD_RE = /(?<![\p{L}\p{M}\p{N}.'’\-])\p{Ll}[\p{Ll}\p{M}]*(?:['’\-]\p{Ll}+)*(?![\p{L}\p{M}\p{N}])/gu
+const LOWER_WORD_RE = /(?<![\p{L}\p{M}\p{N}.'’-])\p{Ll}[\p{Ll}\p{M}]*(?:['’-]\p{Ll}+)*(?![\p{L}\p{M}\p{N}])/gu
 
 // Masked (replaced by spaces, offsets kept): URLs, markdown link targets, bare lower-case domains.
-const URL_RE = /\bhttps?:\/\/[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|(?<=\]\()[^)\s]+(?=\))|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|app|co|net|org|ai|dev|so|us|uk|de|fr|tech|software|tools)\b/gi
+const URL_RE =
+  /\bhttps?:\/\/[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|(?<=\]\()[^)\s]+(?=\))|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|app|co|net|org|ai|dev|so|us|uk|de|fr|tech|software|tools)\b/gi
 
 const HEADING_RE = /^\s{0,3}#{1,6}\s+/
 const LIST_RE = /^\s*(?:[-*+•‣◦]|\d{1,3}[.)])\s+/

@@ -169,7 +169,17 @@ async function writeSuggestions(trx: DB, workspaceId: string, suggestions: Sugge
     const brandId = newId()
     await trx
       .insertInto('brand')
-      .values({ workspace_id: workspaceId, id: brandId, name: s.name, domain: null, aliases: [], icon_url: null, is_primary: false, is_active: false, discovery_status: 'suggested' })
+      .values({
+        workspace_id: workspaceId,
+        id: brandId,
+        name: s.name,
+        domain: null,
+        aliases: [],
+        icon_url: null,
+        is_primary: false,
+        is_active: false,
+        discovery_status: 'suggested',
+      })
       .execute()
     await trx
       .insertInto('brand_discovery')

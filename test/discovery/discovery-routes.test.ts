@@ -33,11 +33,19 @@ describe.each(testBackends)('competitor discovery routes (%s)', (backend) => {
     other = await ctx.tenant({ name: 'Other' })
     reader = await ctx.tenant({ scopes: ['read:analytics'] })
     const promptId = await createPrompt(ctx, tenant.key, 'Best email marketing tool?', ['email'])
-    for (const b of corpus.configured) await createBrand(ctx, tenant.key, { name: b.name, aliases: b.aliases, domain: b.domain, ...(b.name === 'Mailvio' ? { is_primary: true } : {}) })
+    for (const b of corpus.configured)
+      await createBrand(ctx, tenant.key, { name: b.name, aliases: b.aliases, domain: b.domain, ...(b.name === 'Mailvio' ? { is_primary: true } : {}) })
     await ingest(
       ctx,
       tenant.key,
-      corpus.answers.map((a, i) => ({ external_id: a.id, prompt_id: promptId, provider: i % 2 ? 'openai' : 'anthropic', model: i % 2 ? 'gpt-4o' : 'claude-sonnet', content: a.content, created_at: a.created_at })),
+      corpus.answers.map((a, i) => ({
+        external_id: a.id,
+        prompt_id: promptId,
+        provider: i % 2 ? 'openai' : 'anthropic',
+        model: i % 2 ? 'gpt-4o' : 'claude-sonnet',
+        content: a.content,
+        created_at: a.created_at,
+      })),
     )
   }, 120_000)
   afterAll(() => ctx.close())
@@ -109,7 +117,12 @@ describe.each(testBackends)('competitor discovery routes (%s)', (backend) => {
     expect(result.suggested).toBe(0)
     expect(result.updated).toBe(before.length - 2)
     const after = await suggested()
-    expect(after.map((b) => b.id).sort()).toEqual(before.filter((b) => b.id !== zestmail.id && b.id !== mailroo.id).map((b) => b.id).sort())
+    expect(after.map((b) => b.id).sort()).toEqual(
+      before
+        .filter((b) => b.id !== zestmail.id && b.id !== mailroo.id)
+        .map((b) => b.id)
+        .sort(),
+    )
     const all = (await ctx.get('/api/v1/brands?is_active=false&per_page=100', tenant.key)).json().data.competitors as { name: string }[]
     expect(all.filter((b) => b.name.toLowerCase() === 'mailroo')).toEqual([])
     expect((await ctx.get('/api/v1/brands?discovery_status=rejected&is_active=false', tenant.key)).json().data.competitors.map((b: { name: string }) => b.name)).toEqual([

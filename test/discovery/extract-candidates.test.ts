@@ -137,7 +137,10 @@ describe('DiscoveryTally', () => {
   it('is independent of the order answers come in', () => {
     const forward = tally().rank({ terms: [] })
     const t = new DiscoveryTally({ minResponses: 3, minScore: 3, maxSuggestions: 10, examples: 2 })
-    answers.map((content, i) => ({ id: `r${i}`, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), content })).reverse().forEach((a) => t.add(a))
+    answers
+      .map((content, i) => ({ id: `r${i}`, createdAt: new Date(Date.UTC(2026, 0, 1 + i)), content }))
+      .reverse()
+      .forEach((a) => t.add(a))
     expect(t.rank({ terms: [] })).toEqual(forward)
   })
 
