@@ -29,7 +29,7 @@ export interface CandidateHit {
 
 export interface AnswerScan {
   hits: CandidateHit[]
-  /** folded words the answer writes in lower case (outside URLs): evidence that a word is a common word */
+  /** words the answer writes in lower case (outside URLs), as written: evidence that a word is a common word (folded when ranked) */
   lowerWords: Set<string>
 }
 
@@ -52,9 +52,34 @@ const NUMBER_RE = /^\d+(?:\.\d+)?$/
 const RUN_RE = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${TOKEN}(?:(?: | & )(?:${TOKEN}|\\d+(?:\\.\\d+)?(?![\\p{L}\\p{N}])))*`, 'gu')
 const LOWER_WORD_RE = /(?<![\p{L}\p{M}\p{N}.'’-])\p{Ll}[\p{Ll}\p{M}]*(?:['’-]\p{Ll}+)*(?![\p{L}\p{M}\p{N}])/gu
 
-// Masked (replaced by spaces, offsets kept): URLs, markdown link targets, bare lower-case domains.
-const URL_RE =
-  /\bhttps?:\/\/[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|(?<=\]\()[^)\s]+(?=\))|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|app|co|net|org|ai|dev|so|us|uk|de|fr|tech|software|tools)\b/gi
+// Masked (replaced by spaces, offsets kept): URLs, markdown link targets, bare lower-case
+// domains. Found by their anchors ("http", "www.", "](", ".com") and extended from there: one
+// regex tried at every word would be the slowest part of the scan.
+const URL_START_RE = /\bhttps?:\/\/|\bwww\.|\]\(/gi
+const TLD_RE = /\.(?:com|io|app|co|net|org|ai|dev|so|us|uk|de|fr|tech|software|tools)(?![a-z0-9-])/gi
+const URL_STOP = new Set([...' \t\n\r<>()[]'].map((c) => c.charCodeAt(0)))
+const isDomainChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46
+
+function maskUrls(text: string): string {
+  const spans: [number, number][] = []
+  for (const m of text.matchAll(URL_START_RE)) {
+    let end = m.index + m[0].length
+    while (end < text.length && !URL_STOP.has(text.charCodeAt(end))) end++
+    // A markdown link target: only what is inside the parentheses.
+    spans.push([m[0] === '](' ? m.index + 2 : m.index, end])
+  }
+  for (const m of text.matchAll(TLD_RE)) {
+    let start = m.index
+    while (start > 0 && isDomainChar(text.charCodeAt(start - 1))) start--
+    // "Monday.com" is a name as written; lower-case "tasklane.io" is a domain.
+    const first = text.charCodeAt(start)
+    if (start < m.index && first >= 97 && first <= 122) spans.push([start, m.index + m[0].length])
+  }
+  if (spans.length === 0) return text
+  const chars = text.split('')
+  for (const [from, to] of spans) for (let i = from; i < to; i++) chars[i] = ' '
+  return chars.join('')
+}
 
 const HEADING_RE = /^\s{0,3}#{1,6}\s+/
 const LIST_RE = /^\s*(?:[-*+•‣◦]|\d{1,3}[.)])\s+/
@@ -67,10 +92,6 @@ const LINK_TEXT_RE = /\[([^\]\n]{1,80})\]\(/g
 const LEAD_END_RE = /\s[–—-]\s|:|\(|\.\s|\.$|!|\?|;/
 // Several names in one lead: "Cadencia, Trackory and Plotwise", "Cadencia vs Trackory".
 const LEAD_SPLIT_RE = /,\s*|\s+(?:and|or|vs\.?|versus)\s+|\s*\/\s*/
-
-function mask(text: string, re: RegExp): string {
-  return text.replace(re, (m) => ' '.repeat(m.length))
-}
 
 /**
  * Checks a phrase that a structure put forward as a whole and returns the name in it:
@@ -171,7 +192,7 @@ function isSentenceStart(masked: string, index: number): boolean {
 /** Every candidate name in one answer with its cue, and the answer's lower-case words. */
 export function scanAnswer(content: string): AnswerScan {
   const hits: CandidateHit[] = []
-  const masked = mask(content, URL_RE)
+  const masked = maskUrls(content)
   const push = (name: string, cue: Cue, start: number) => {
     const clean = stripPossessive(name)
     const key = foldName(clean)
@@ -226,6 +247,6 @@ export function scanAnswer(content: string): AnswerScan {
   }
 
   const lowerWords = new Set<string>()
-  for (const m of plain.matchAll(LOWER_WORD_RE)) lowerWords.add(foldName(m[0]))
+  for (const m of plain.matchAll(LOWER_WORD_RE)) lowerWords.add(m[0])
   return { hits, lowerWords }
 }

@@ -113,14 +113,16 @@ function before(a: { weight: number; at: number; response_id: string }, b: { wei
 
 export class DiscoveryTally {
   private readonly names = new Map<string, Tally>()
-  /** answers writing a word in lower case */
+  /** answers writing a word in lower case, by the word as written (folded once, when ranking) */
   private readonly lowerAnswers = new Map<string, number>()
+  private foldedLower: Map<string, number> | undefined
   answers = 0
 
   constructor(private readonly options: DiscoveryOptions = DISCOVERY_DEFAULTS) {}
 
   add(answer: ScannedAnswer): void {
     this.answers++
+    this.foldedLower = undefined
     if (!answer.content) return
     const { hits, lowerWords } = scanAnswer(answer.content)
     for (const word of lowerWords) this.lowerAnswers.set(word, (this.lowerAnswers.get(word) ?? 0) + 1)
@@ -169,7 +171,14 @@ export class DiscoveryTally {
   /** Whether a folded word is a common word: on the stop list, or written in lower case by enough answers. */
   private isCommon(word: string, capitalised: number): boolean {
     if (STOP_LIST.commonWords.has(word)) return true
-    const lower = this.lowerAnswers.get(word) ?? 0
+    if (!this.foldedLower) {
+      this.foldedLower = new Map()
+      for (const [raw, n] of this.lowerAnswers) {
+        const key = foldName(raw)
+        this.foldedLower.set(key, (this.foldedLower.get(key) ?? 0) + n)
+      }
+    }
+    const lower = this.foldedLower.get(word) ?? 0
     return lower >= 1 && lower >= 0.1 * capitalised
   }
 

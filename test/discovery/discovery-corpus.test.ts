@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { DISCOVERY_DEFAULTS, DiscoveryTally } from '../../src/discovery/rank-candidates.js'
 import { KNOWN_SITES } from '../../src/discovery/stop-list.js'
-import { answersNaming, corpus, precisionAndRecall } from '../helpers/discovery-corpus.js'
+import { answersNaming, corpus, plain, precisionAndRecall } from '../helpers/discovery-corpus.js'
 
 describe('discovery on the corpus', () => {
   const tally = new DiscoveryTally(DISCOVERY_DEFAULTS)
@@ -43,10 +43,10 @@ describe('discovery on the corpus', () => {
       expect(s.examples.length).toBeGreaterThan(0)
       for (const e of s.examples) {
         const answer = corpus.answers.find((a) => a.id === e.response_id)
-        expect(answer?.content).toContain(s.name)
-        expect(e.snippet).toContain(s.name)
+        expect(plain(answer?.content ?? '')).toContain(plain(s.name))
+        expect(plain(e.snippet)).toContain(plain(s.name))
       }
-      expect(s.first_seen.getTime()).toBe(Math.min(...corpus.answers.filter((a) => a.content.includes(s.name)).map((a) => Date.parse(a.created_at))))
+      expect(s.first_seen.getTime()).toBe(Math.min(...corpus.answers.filter((a) => plain(a.content).includes(plain(s.name))).map((a) => Date.parse(a.created_at))))
     }
   })
 })

@@ -11,8 +11,15 @@ export interface Corpus {
 
 export const corpus = JSON.parse(readFileSync(new URL('../fixtures/discovery/email-marketing-answers.json', import.meta.url), 'utf8')) as Corpus
 
-/** Answers naming `name` as a whole word, case-insensitive: the ground truth's own count, independent of the extractor. */
-export const answersNaming = (name: string) => corpus.answers.filter((a) => new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])`, 'iu').test(a.content)).length
+/** Case and accents ignored ("Zèstmail" is Zestmail), as discovery compares names. */
+export const plain = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+
+/** Answers naming `name` as a whole word: the ground truth's own count, independent of the extractor. */
+export const answersNaming = (name: string) => corpus.answers.filter((a) => new RegExp(`(?<![\\p{L}\\p{N}])${plain(name)}(?![\\p{L}\\p{N}])`, 'u').test(plain(a.content))).length
 
 export function precisionAndRecall(suggested: string[]) {
   const top = suggested.slice(0, 20)

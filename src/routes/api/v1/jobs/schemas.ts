@@ -4,7 +4,9 @@ import { Envelope, IsoDateTime, Responses } from '../../../../http/schemas.js'
 export const JobSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    type: Type.String({ description: 'reanalysis (after a brand change), rollups_rebuild (after a prompt tag change) or discovery (POST /api/v1/brands/discover: answers scanned)' }),
+    type: Type.String({
+      description: 'reanalysis (after a brand change), rollups_rebuild (after a prompt tag change) or discovery (POST /api/v1/brands/discover: answers scanned)',
+    }),
     state: Type.Enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
     progress: Type.Object(
       {
