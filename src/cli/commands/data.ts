@@ -16,6 +16,8 @@ import { AppError } from '../../http/errors.js'
 import { createBrand, listBrands } from '../../manage/brands.js'
 import { createPrompt, listPrompts } from '../../manage/prompts.js'
 import { seedDemo } from '../../demo/seed-demo.js'
+import { countSuggestedBrands } from '../../queries/brands/count-suggested-brands.js'
+import { discoverBrands } from '../../discovery/run-discovery.js'
 import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput, table, UsageError, type Output } from '../output.js'
 
@@ -184,6 +186,35 @@ export function registerDataCommands(program: Command): void {
       const brands = await withDatabase(async (database) => listBrands(database.db, (await requireWorkspace(database, options.workspace)).id))
       const rows = brands.map((b) => ({ ...b, aliases: b.aliases.length ? b.aliases : null, primary: b.is_primary ? 'yes' : '', active: b.is_active ? 'yes' : 'no' }))
       out.result(brands, table(rows, ['id', 'name', 'domain', 'aliases', 'primary', 'active']))
+    })
+
+  brandCommand
+    .command('discover')
+    .description('propose brands the stored answers name but the workspace does not track (inline, progress bar; the API runs it as a job)')
+    .requiredOption('--workspace <id-or-name>', 'workspace id or name')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { workspace: string; json?: boolean }) => {
+      const out = createOutput(Boolean(options.json))
+      const result = await withDatabase(async (database) => {
+        const workspace = await requireWorkspace(database, options.workspace)
+        let bar: ReturnType<typeof progressBar> | undefined
+        try {
+          const found = await discoverBrands(database.db, workspace.id, {
+            afterBatch: async (done, total) => {
+              bar ??= progressBar(out, total, 'answers')
+              bar.update(done)
+            },
+          })
+          return { ...found, pending: await countSuggestedBrands(database.db, workspace.id) }
+        } finally {
+          bar?.stop()
+        }
+      })
+      out.result(result, [
+        `Scanned ${result.responses_scanned} answers in ${result.seconds} s: ${result.suggested} new suggestions, ${result.updated} updated, ${result.pending} waiting for a decision`,
+        ...result.suggestions.map((s) => `  ${s.name} (${s.responses} answers, score ${s.score})${s.new ? ' new' : ''}`),
+        'Confirm with PATCH /api/v1/brands/{id} {"discovery_status": "confirmed", "is_active": true}, or reject with {"discovery_status": "rejected"}',
+      ])
     })
 
   const promptCommand = program.command('prompt').description('manage prompt templates')
