@@ -68,12 +68,14 @@ export function App() {
     [client],
   )
   onUnauthorized.current = signOut
-  const onValid = useCallback((k: string) => {
+  const onValid = useCallback((k: string, filters: FilterValues) => {
+    // The check's answer is the app's first query too: no second round trip.
+    client.setQueryData([k.slice(-8), '/filters', ''], filters)
     window.sessionStorage.setItem(STORAGE_KEY, k)
     setKey(k)
     setPending(null)
     setMessage(null)
-  }, [])
+  }, [client])
   const onInvalid = useCallback((why: string) => {
     window.sessionStorage.removeItem(STORAGE_KEY)
     setPending(null)
@@ -97,11 +99,11 @@ export function App() {
 }
 
 /** Checks a key against /filters (any read key may call it) before keeping it. */
-function Verify({ candidate, onValid, onInvalid }: { candidate: string; onValid: (key: string) => void; onInvalid: (message: string) => void }) {
+function Verify({ candidate, onValid, onInvalid }: { candidate: string; onValid: (key: string, filters: FilterValues) => void; onInvalid: (message: string) => void }) {
   useEffect(() => {
     let live = true
     apiGet<FilterValues>(candidate, '/filters').then(
-      () => live && onValid(candidate),
+      (filters) => live && onValid(candidate, filters),
       (error: unknown) => {
         if (!live) return
         if (error instanceof ApiError && error.status === 401) onInvalid('That API key was not accepted: it is unknown, revoked, expired or mistyped. Paste a current key (bvk_…).')

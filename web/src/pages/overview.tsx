@@ -50,6 +50,16 @@ export default function Overview() {
                 )}
                 {primaryDetail && <Stat label={`${primary!.name} share of voice`} value={formatScore(primaryDetail.metrics.share_of_voice)} change={primaryDetail.change.share_of_voice} metric="score" />}
               </div>
+              <Section title="Visibility by brand">
+                <BarsChart
+                  rows={rows.map((r) => ({ name: r.name, value: r.visibility_score })).sort((a, b) => b.value - a.value)}
+                  label="Visibility score per brand: percent of answers naming it"
+                  valueLabel="Visibility score"
+                  format={formatScore}
+                  testId="chart-dashboard"
+                  height={Math.max(160, rows.length * 26 + 40)}
+                />
+              </Section>
               <div className="grid two">
                 <Section title="Visibility over time">
                   {allDetails ? (
