@@ -41,7 +41,8 @@ if (values.dataset) {
   key = dataset.key
   args = []
 }
-const server = await startChildServer({ DATABASE_URL: databaseUrl ?? 'memory://', BEACON_DATA_DIR: process.env.BEACON_DATA_DIR || './bench-data' }, args, 600_000)
+// No job worker: a shared benchmark database may hold other instances' queued jobs.
+const server = await startChildServer({ DATABASE_URL: databaseUrl ?? 'memory://', BEACON_DATA_DIR: process.env.BEACON_DATA_DIR || './bench-data', JOBS_WORKER: 'false' }, args, 600_000)
 if (!values.dataset) key = String((server.startup.demo as { key: string }).key)
 const browser = await launchChromium()
 
