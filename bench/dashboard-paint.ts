@@ -42,7 +42,11 @@ if (values.dataset) {
   args = []
 }
 // No job worker: a shared benchmark database may hold other instances' queued jobs.
-const server = await startChildServer({ DATABASE_URL: databaseUrl ?? 'memory://', BEACON_DATA_DIR: process.env.BEACON_DATA_DIR || './bench-data', JOBS_WORKER: 'false' }, args, 600_000)
+const server = await startChildServer(
+  { DATABASE_URL: databaseUrl ?? 'memory://', BEACON_DATA_DIR: process.env.BEACON_DATA_DIR || './bench-data', JOBS_WORKER: 'false' },
+  args,
+  600_000,
+)
 if (!values.dataset) key = String((server.startup.demo as { key: string }).key)
 const browser = await launchChromium()
 
@@ -58,22 +62,20 @@ try {
       if (url.pathname.endsWith('.js')) loaded.push(basename(url.pathname))
     })
     // Stamps the moments the first chart has its data drawn and the trend chart its lines.
-    await page.addInitScript(() => {
-      const w = window as unknown as { __firstChart?: number; __allCharts?: number }
-      new MutationObserver((_, observer) => {
-        if (w.__firstChart === undefined && document.querySelector('main .recharts-bar-rectangle, main .recharts-line')) w.__firstChart = performance.now()
-        if (w.__allCharts === undefined && document.querySelector('[data-testid="chart-visibility"] .recharts-line')) {
-          w.__allCharts = performance.now()
-          observer.disconnect()
-        }
-      }).observe(document, { childList: true, subtree: true })
+    // (Browser code as text: this file is compiled without the DOM library.)
+    await page.addInitScript({
+      content: `
+        new MutationObserver((_, observer) => {
+          if (window.__firstChart === undefined && document.querySelector('main .recharts-bar-rectangle, main .recharts-line')) window.__firstChart = performance.now()
+          if (window.__allCharts === undefined && document.querySelector('[data-testid="chart-visibility"] .recharts-line')) {
+            window.__allCharts = performance.now()
+            observer.disconnect()
+          }
+        }).observe(document, { childList: true, subtree: true })`,
     })
     await page.goto(`${server.url}/#key=${key!}`)
-    await page.waitForFunction(() => (window as unknown as { __allCharts?: number }).__allCharts !== undefined, undefined, { timeout: 300_000 })
-    const [first, all] = await page.evaluate(() => {
-      const w = window as unknown as { __firstChart: number; __allCharts: number }
-      return [w.__firstChart, w.__allCharts]
-    })
+    await page.waitForFunction('window.__allCharts !== undefined', undefined, { timeout: 300_000 })
+    const [first, all] = await page.evaluate<[number, number]>('[window.__firstChart, window.__allCharts]')
     paints.push(Math.round(first))
     complete.push(Math.round(all))
     if (run === 0) overviewJs = [...new Set(loaded)]

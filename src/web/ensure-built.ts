@@ -16,7 +16,11 @@ export function ensureDashboardBuilt(log: (message: string) => void): boolean {
     return false
   }
   log('building the web dashboard (first start)…')
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', `${ROOT}web/vite.config.ts`, '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+  const result = spawnSync(process.execPath, [vite, 'build', '--config', `${ROOT}web/vite.config.ts`, '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  })
   if (result.status !== 0) {
     log(`web dashboard build failed (the API works without it): ${(result.stderr || result.error?.message || '').trim().split('\n').slice(-3).join(' ')}`)
     return false

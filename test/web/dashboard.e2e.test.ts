@@ -79,13 +79,16 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await page.goto(`${base}/#key=${key}`)
     await page.waitForSelector('[data-testid="chart-visibility"] svg .recharts-line', { timeout: 60_000 })
     expect(new URL(page.url()).hash).toBe('')
-    expect(await page.evaluate(() => window.sessionStorage.getItem('beacon.apiKey'))).toBe(key)
+    expect(await page.evaluate<string | null>("window.sessionStorage.getItem('beacon.apiKey')")).toBe(key)
     await shot('overview')
   })
 
   it('shows the dashboard table with the API’s numbers', async () => {
     const params = `start_date=${addDays(today, -30)}&end_date=${today}`
-    const dashboard = await api<{ brands: Record<string, { visibility_score: number; sentiment_avg: number; position_avg: number; mention_count: number }>; total_mentions: number }>(`/dashboard?${params}`)
+    const dashboard = await api<{
+      brands: Record<string, { visibility_score: number; sentiment_avg: number; position_avg: number; mention_count: number }>
+      total_mentions: number
+    }>(`/dashboard?${params}`)
     await page.waitForSelector('[data-testid="dashboard-table"] tbody tr')
     const rows = await tableRows('dashboard-table')
     expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(dashboard.brands).sort())
@@ -109,15 +112,23 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await page.selectOption('select[name="period"]', '7d')
     await page.waitForURL(/period=7d/)
     const week = await api<{ brands: Record<string, { visibility_score: number; mention_count: number }> }>(`/dashboard?start_date=${addDays(today, -7)}&end_date=${today}`)
-    await expect.poll(async () => (await tableRows('dashboard-table')).map((r) => `${r.name}:${r.mention_count}`).sort(), { timeout: 20_000 }).toEqual(
-      Object.entries(week.brands)
-        .map(([name, m]) => `${name}:${formatCount(m.mention_count)}`)
-        .sort(),
-    )
+    await expect
+      .poll(async () => (await tableRows('dashboard-table')).map((r) => `${r.name}:${r.mention_count}`).sort(), { timeout: 20_000 })
+      .toEqual(
+        Object.entries(week.brands)
+          .map(([name, m]) => `${name}:${formatCount(m.mention_count)}`)
+          .sort(),
+      )
     await expect.poll(chartPath, { timeout: 20_000 }).not.toBe(before)
     // Every date on the chart's axis is inside the new period.
     await expect
-      .poll(async () => (await page.$$eval('[data-testid="chart-visibility"] .recharts-xAxis .recharts-cartesian-axis-tick-value', (ticks) => ticks.map((t) => t.textContent ?? ''))).every((d) => d >= addDays(today, -7)), { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await page.$$eval('[data-testid="chart-visibility"] .recharts-xAxis .recharts-cartesian-axis-tick-value', (ticks) => ticks.map((t) => t.textContent ?? ''))).every(
+            (d) => d >= addDays(today, -7),
+          ),
+        { timeout: 20_000 },
+      )
       .toBe(true)
     await shot('overview-7-days')
 
@@ -143,9 +154,9 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
   it('a brand’s detail shows the API’s metrics', async () => {
     const filters = await api<{ brands: { id: string; name: string; is_primary: boolean }[] }>('/filters')
     const brand = filters.brands.find((b) => b.is_primary)!
-    const detail = await api<{ metrics: { visibility_score: number; share_of_voice: number; sentiment_avg: number; position_avg: number; mention_count: number; response_count: number } }>(
-      `/brands/${brand.id}?start_date=${addDays(today, -30)}&end_date=${today}`,
-    )
+    const detail = await api<{
+      metrics: { visibility_score: number; share_of_voice: number; sentiment_avg: number; position_avg: number; mention_count: number; response_count: number }
+    }>(`/brands/${brand.id}?start_date=${addDays(today, -30)}&end_date=${today}`)
     await open(`/brands/${brand.id}`, '[data-testid="brand-visibility"]')
     const stat = (id: string) => page.textContent(`[data-testid="${id}"] .stat-value`)
     expect(await stat('brand-visibility')).toBe(formatScore(detail.metrics.visibility_score))
@@ -159,9 +170,9 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
   })
 
   it('sources and URLs show the API’s first page', async () => {
-    const sources = await api<{ sources: { domain: string; source_type: string; citation_count: number; authority_score: number; usage_percentage: number; last_cited: string }[] }>(
-      `/sources?start_date=${addDays(today, -30)}&end_date=${today}&page=1&per_page=20`,
-    )
+    const sources = await api<{
+      sources: { domain: string; source_type: string; citation_count: number; authority_score: number; usage_percentage: number; last_cited: string }[]
+    }>(`/sources?start_date=${addDays(today, -30)}&end_date=${today}&page=1&per_page=20`)
     await open('/sources', '[data-testid="sources-table"] tbody tr')
     const rows = await tableRows('sources-table')
     expect(rows).toEqual(
@@ -181,7 +192,11 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
 
   it('an answer shows its text with each brand’s mentions highlighted where the API puts them', async () => {
     const list = await api<{ responses: { id: string }[] }>(`/responses?start_date=${addDays(today, -30)}&end_date=${today}&per_page=20`)
-    type Detail = { content: string; mentions: { brand_id: string; name: string; position: number; occurrences: number; sentiment: number | null; spans: { start: number; end: number }[] }[]; citations: { url: string; source_type: string }[] }
+    type Detail = {
+      content: string
+      mentions: { brand_id: string; name: string; position: number; occurrences: number; sentiment: number | null; spans: { start: number; end: number }[] }[]
+      citations: { url: string; source_type: string }[]
+    }
     let chosen: { id: string; detail: Detail } | undefined
     for (const r of list.responses) {
       const detail = await api<Detail>(`/responses/${r.id}`)
@@ -238,7 +253,7 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
   it('is usable with the keyboard and on a phone', async () => {
     await open('/', '[data-testid="dashboard-table"]')
     await page.keyboard.press('Tab')
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
+    expect(await page.evaluate<string | null>('document.activeElement?.textContent')).toBe('Skip to content')
     const phone = await browser.context.newPage()
     watchConsole(phone)
     await phone.setViewportSize({ width: 390, height: 844 })
@@ -248,7 +263,7 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await phone.click('button.menu')
     expect(await phone.isVisible('#nav a[href="/sources"]')).toBe(true)
     // Nothing wider than the screen but the tables' own scroll areas.
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
     await shot('overview-phone', phone)
     await phone.close()
   })
@@ -269,7 +284,7 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await bad.waitForSelector('[data-testid="signin-error"]', { timeout: 30_000 })
     expect(await bad.textContent('[data-testid="signin-error"]')).toContain('not accepted')
     expect(new URL(bad.url()).hash).toBe('')
-    expect(await bad.evaluate(() => window.sessionStorage.getItem('beacon.apiKey'))).toBeNull()
+    expect(await bad.evaluate<string | null>("window.sessionStorage.getItem('beacon.apiKey')")).toBeNull()
     await shot('sign-in-invalid-key', bad)
     await bad.close()
   })

@@ -68,14 +68,17 @@ export function App() {
     [client],
   )
   onUnauthorized.current = signOut
-  const onValid = useCallback((k: string, filters: FilterValues) => {
-    // The check's answer is the app's first query too: no second round trip.
-    client.setQueryData([k.slice(-8), '/filters', ''], filters)
-    window.sessionStorage.setItem(STORAGE_KEY, k)
-    setKey(k)
-    setPending(null)
-    setMessage(null)
-  }, [client])
+  const onValid = useCallback(
+    (k: string, filters: FilterValues) => {
+      // The check's answer is the app's first query too: no second round trip.
+      client.setQueryData([k.slice(-8), '/filters', ''], filters)
+      window.sessionStorage.setItem(STORAGE_KEY, k)
+      setKey(k)
+      setPending(null)
+      setMessage(null)
+    },
+    [client],
+  )
   const onInvalid = useCallback((why: string) => {
     window.sessionStorage.removeItem(STORAGE_KEY)
     setPending(null)
@@ -84,10 +87,7 @@ export function App() {
 
   const session = useMemo(() => (key ? { key, signOut } : null), [key, signOut])
 
-  if (!key && pending)
-    return (
-      <Verify candidate={pending} onValid={onValid} onInvalid={onInvalid} />
-    )
+  if (!key && pending) return <Verify candidate={pending} onValid={onValid} onInvalid={onInvalid} />
   if (!session) return <SignIn message={message} onSubmit={(k) => setPending(k)} />
   return (
     <QueryClientProvider client={client}>
@@ -107,7 +107,8 @@ function Verify({ candidate, onValid, onInvalid }: { candidate: string; onValid:
       (error: unknown) => {
         if (!live) return
         if (error instanceof ApiError && error.status === 401) onInvalid('That API key was not accepted: it is unknown, revoked, expired or mistyped. Paste a current key (bvk_…).')
-        else if (error instanceof ApiError && error.status === 403) onInvalid('That key cannot read analytics: it lacks the read:analytics scope. Create a key with that scope (beacon key create --scopes read:analytics).')
+        else if (error instanceof ApiError && error.status === 403)
+          onInvalid('That key cannot read analytics: it lacks the read:analytics scope. Create a key with that scope (beacon key create --scopes read:analytics).')
         else onInvalid(error instanceof Error ? error.message : 'Signing in failed; try again.')
       },
     )
@@ -135,7 +136,17 @@ function SignIn({ message, onSubmit }: { message: string | null; onSubmit: (key:
       )}
       <form onSubmit={submit}>
         <label htmlFor="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" autoComplete="off" spellCheck={false} placeholder="bvk_…" value={value} onChange={(e) => setValue(e.target.value)} required />
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="bvk_…"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          required
+        />
         <button type="submit">Sign in</button>
       </form>
       <p className="hint">

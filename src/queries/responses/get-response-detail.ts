@@ -51,16 +51,7 @@ export async function getResponseDetail(db: DB, workspaceId: string, responseId:
   const response = await db
     .selectFrom('response')
     .innerJoin('prompt', (join) => join.onRef('prompt.workspace_id', '=', 'response.workspace_id').onRef('prompt.id', '=', 'response.prompt_id'))
-    .select([
-      'response.id',
-      'response.prompt_id',
-      'prompt.text as prompt',
-      'response.provider',
-      'response.model',
-      'response.content',
-      'response.created_at',
-      'response.sentiment',
-    ])
+    .select(['response.id', 'response.prompt_id', 'prompt.text as prompt', 'response.provider', 'response.model', 'response.content', 'response.created_at', 'response.sentiment'])
     .where('response.workspace_id', '=', workspaceId)
     .where('response.id', '=', responseId)
     .executeTakeFirst()

@@ -10,7 +10,21 @@ export interface Series {
 }
 
 /** Lines over days: `rows` are `{date, [series.key]: number}`. */
-export function TrendChart({ rows, series, label, format, testId, height = 280 }: { rows: Record<string, number | string>[]; series: Series[]; label: string; format: (v: number) => string; testId?: string; height?: number }) {
+export function TrendChart({
+  rows,
+  series,
+  label,
+  format,
+  testId,
+  height = 280,
+}: {
+  rows: Record<string, number | string>[]
+  series: Series[]
+  label: string
+  format: (v: number) => string
+  testId?: string
+  height?: number
+}) {
   return (
     <figure className="chart" data-testid={testId} aria-label={label}>
       <ResponsiveContainer width="100%" height={height}>
@@ -31,7 +45,21 @@ export function TrendChart({ rows, series, label, format, testId, height = 280 }
 }
 
 /** Horizontal bars, one per row. */
-export function BarsChart({ rows, label, valueLabel, format, testId, height }: { rows: { name: string; value: number }[]; label: string; valueLabel: string; format: (v: number) => string; testId?: string; height?: number }) {
+export function BarsChart({
+  rows,
+  label,
+  valueLabel,
+  format,
+  testId,
+  height,
+}: {
+  rows: { name: string; value: number }[]
+  label: string
+  valueLabel: string
+  format: (v: number) => string
+  testId?: string
+  height?: number
+}) {
   return (
     <figure className="chart" data-testid={testId} aria-label={label}>
       <ResponsiveContainer width="100%" height={height ?? Math.max(120, rows.length * 32 + 40)}>

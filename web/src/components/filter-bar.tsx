@@ -35,18 +35,36 @@ export function FilterBar({ providers = true, models = true }: { providers?: boo
       </label>
       <label>
         From
-        <input type="date" name="start" value={filters.start} max={filters.end} onChange={(e) => isDate(e.target.value) && apply({ ...filters, preset: 'custom', start: e.target.value })} />
+        <input
+          type="date"
+          name="start"
+          value={filters.start}
+          max={filters.end}
+          onChange={(e) => isDate(e.target.value) && apply({ ...filters, preset: 'custom', start: e.target.value })}
+        />
       </label>
       <label>
         To
-        <input type="date" name="end" value={filters.end} min={filters.start} onChange={(e) => isDate(e.target.value) && apply({ ...filters, preset: 'custom', end: e.target.value })} />
+        <input
+          type="date"
+          name="end"
+          value={filters.end}
+          min={filters.start}
+          onChange={(e) => isDate(e.target.value) && apply({ ...filters, preset: 'custom', end: e.target.value })}
+        />
       </label>
       {values.data && providers && (
         <fieldset>
           <legend>Providers</legend>
           {values.data.providers.map((p) => (
             <label key={p} className="check">
-              <input type="checkbox" name="providers" value={p} checked={filters.providers.includes(p)} onChange={() => apply({ ...filters, providers: toggle(filters.providers, p) })} />
+              <input
+                type="checkbox"
+                name="providers"
+                value={p}
+                checked={filters.providers.includes(p)}
+                onChange={() => apply({ ...filters, providers: toggle(filters.providers, p) })}
+              />
               {p}
             </label>
           ))}
@@ -59,7 +77,13 @@ export function FilterBar({ providers = true, models = true }: { providers?: boo
             <legend className="sr-only">Models</legend>
             {values.data.models.map((m) => (
               <label key={m.id} className="check">
-                <input type="checkbox" name="models" value={m.id} checked={filters.models.includes(m.id)} onChange={() => apply({ ...filters, models: toggle(filters.models, m.id) })} />
+                <input
+                  type="checkbox"
+                  name="models"
+                  value={m.id}
+                  checked={filters.models.includes(m.id)}
+                  onChange={() => apply({ ...filters, models: toggle(filters.models, m.id) })}
+                />
                 {m.name}
               </label>
             ))}
@@ -81,7 +105,11 @@ export function FilterBar({ providers = true, models = true }: { providers?: boo
         </details>
       )}
       {(filters.providers.length > 0 || filters.models.length > 0 || filters.tags.length > 0 || filters.preset !== '30d') && (
-        <button type="button" className="link" onClick={() => navigate(pathname + withFilters(search, { ...filters, preset: '30d', ...presetRange('30d', todayOf()), providers: [], models: [], tags: [] }))}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => navigate(pathname + withFilters(search, { ...filters, preset: '30d', ...presetRange('30d', todayOf()), providers: [], models: [], tags: [] }))}
+        >
           Reset
         </button>
       )}

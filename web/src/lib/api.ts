@@ -31,7 +31,7 @@ export async function apiRequest<T>(key: string, path: string, init: { method?: 
     throw new ApiError(0, 'network_error', 'The server could not be reached; check that Beacon is running and reload')
   }
   const text = await response.text()
-  let body: unknown = null
+  let body: unknown
   try {
     body = text ? JSON.parse(text) : null
   } catch {
@@ -139,7 +139,16 @@ export interface PromptDetail {
   metrics: { response_count: number; responses_with_mentions: number; brands_mentioned: number; avg_sentiment: number }
   previous_period: { start: string; end: string; metrics: PromptDetail['metrics'] }
   change: { response_count: number; responses_with_mentions: number; avg_sentiment: number }
-  brands: { brand_id: string; name: string; is_primary: boolean; visibility_score: number; mention_count: number; share_of_voice: number; sentiment_avg: number; position_avg: number }[]
+  brands: {
+    brand_id: string
+    name: string
+    is_primary: boolean
+    visibility_score: number
+    mention_count: number
+    share_of_voice: number
+    sentiment_avg: number
+    position_avg: number
+  }[]
   by_provider: { provider: string; response_count: number; brands: Record<string, number> }[]
   daily_trend: { date: string; response_count: number }[]
   top_sources: { domain: string; citation_count: number }[]

@@ -3,8 +3,7 @@
 // never rounds again: it only fixes the number of decimals and groups thousands, so the
 // figure on screen is the figure the API returned.
 
-const grouped = (value: number, decimals: number): string =>
-  value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true })
+const grouped = (value: number, decimals: number): string => value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true })
 
 const missing = '–'
 const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value)

@@ -20,13 +20,18 @@ export function useSession(): Session {
 }
 
 /** GET a route with the session's key; the key is part of the cache key so sessions never share data. */
-export function useApi<T>(path: string | null, params?: URLSearchParams, options: { refetchInterval?: number | false | ((data: T | undefined) => number | false) } = {}): UseQueryResult<T, ApiError> {
+export function useApi<T>(
+  path: string | null,
+  params?: URLSearchParams,
+  options: { refetchInterval?: number | false | ((data: T | undefined) => number | false) } = {},
+): UseQueryResult<T, ApiError> {
   const { key } = useSession()
   const queryKey: QueryKey = [key.slice(-8), path, params?.toString() ?? '']
   return useQuery<T, ApiError>({
     queryKey,
     queryFn: () => apiGet<T>(key, path as string, params),
     enabled: path !== null,
-    refetchInterval: typeof options.refetchInterval === 'function' ? (query) => (options.refetchInterval as (data: T | undefined) => number | false)(query.state.data) : options.refetchInterval,
+    refetchInterval:
+      typeof options.refetchInterval === 'function' ? (query) => (options.refetchInterval as (data: T | undefined) => number | false)(query.state.data) : options.refetchInterval,
   })
 }

@@ -23,7 +23,13 @@ export default function Aio() {
               <Stat label="With an overview" value={formatCount(d.queries_with_aio)} />
             </div>
             <Section title="Coverage per day">
-              <TrendChart rows={d.trend.map((t) => ({ date: t.date, coverage: Math.round(t.coverage_rate * 10000) / 100 }))} series={[{ key: 'coverage', label: 'Searches with an AI overview (%)' }]} label="Share of searches that showed an AI overview, per day" format={(v) => `${v}%`} testId="chart-aio" />
+              <TrendChart
+                rows={d.trend.map((t) => ({ date: t.date, coverage: Math.round(t.coverage_rate * 10000) / 100 }))}
+                series={[{ key: 'coverage', label: 'Searches with an AI overview (%)' }]}
+                label="Share of searches that showed an AI overview, per day"
+                format={(v) => `${v}%`}
+                testId="chart-aio"
+              />
             </Section>
             <Section title="Brands in AI overviews">
               <DataTable

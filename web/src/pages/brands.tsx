@@ -43,8 +43,20 @@ function BrandList() {
                     </>
                   ),
                 },
-                { key: 'visibility', label: 'Visibility', numeric: true, sort: (b) => dashboard.data?.brands[b.name]?.visibility_score ?? -1, render: (b) => formatScore(dashboard.data?.brands[b.name]?.visibility_score) },
-                { key: 'mentions', label: 'Mentions', numeric: true, sort: (b) => dashboard.data?.brands[b.name]?.mention_count ?? -1, render: (b) => formatCount(dashboard.data?.brands[b.name]?.mention_count) },
+                {
+                  key: 'visibility',
+                  label: 'Visibility',
+                  numeric: true,
+                  sort: (b) => dashboard.data?.brands[b.name]?.visibility_score ?? -1,
+                  render: (b) => formatScore(dashboard.data?.brands[b.name]?.visibility_score),
+                },
+                {
+                  key: 'mentions',
+                  label: 'Mentions',
+                  numeric: true,
+                  sort: (b) => dashboard.data?.brands[b.name]?.mention_count ?? -1,
+                  render: (b) => formatCount(dashboard.data?.brands[b.name]?.mention_count),
+                },
               ]}
             />
             <Pager page={page} perPage={PER_PAGE} total={data.pagination.total_items} />
@@ -93,7 +105,13 @@ function BrandView({ id }: { id: string }) {
                 />
               </Section>
               <Section title="By provider">
-                <BarsChart rows={d.by_provider.map((p) => ({ name: p.provider, value: p.visibility_score }))} label="Visibility per provider" valueLabel="Visibility score" format={formatScore} testId="chart-brand-providers" />
+                <BarsChart
+                  rows={d.by_provider.map((p) => ({ name: p.provider, value: p.visibility_score }))}
+                  label="Visibility per provider"
+                  valueLabel="Visibility score"
+                  format={formatScore}
+                  testId="chart-brand-providers"
+                />
               </Section>
             </div>
             <div className="grid two">
@@ -127,4 +145,3 @@ function BrandView({ id }: { id: string }) {
     </>
   )
 }
-

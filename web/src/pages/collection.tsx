@@ -23,7 +23,9 @@ export const runProgress = (run: Pick<CollectionRun, 'planned' | 'succeeded' | '
 export default function Collection() {
   const targets = useApi<unknown>('/collection/targets')
   // Polled while a run is queued or running, so its progress moves on screen.
-  const runsQuery = useApi<unknown>('/collection/runs', undefined, { refetchInterval: (data) => (listOf<CollectionRun>(data, 'runs').some((r) => ACTIVE.has(r.state)) ? 1500 : false) })
+  const runsQuery = useApi<unknown>('/collection/runs', undefined, {
+    refetchInterval: (data) => (listOf<CollectionRun>(data, 'runs').some((r) => ACTIVE.has(r.state)) ? 1500 : false),
+  })
   const unavailable = [targets.error, runsQuery.error].some((e) => (e as ApiError | null)?.status === 404)
   if (unavailable)
     return (
@@ -101,7 +103,11 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
               key: 'remove',
               label: '',
               render: (t) => (
-                <button type="button" className="danger" onClick={() => window.confirm(`Remove the ${t.provider} ${t.model} target?`) && void act('DELETE', `/collection/targets/${t.id}`)}>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => window.confirm(`Remove the ${t.provider} ${t.model} target?`) && void act('DELETE', `/collection/targets/${t.id}`)}
+                >
                   Remove
                 </button>
               ),

@@ -46,9 +46,22 @@ export default function Overview() {
                 <Stat label="Mentions" value={formatCount(data.total_mentions)} testId="stat-mentions" />
                 <Stat label="Cited sources" value={formatCount(data.total_sources)} testId="stat-sources" />
                 {primary && data.brands[primary.name] && (
-                  <Stat label={`${primary.name} visibility`} value={formatScore(data.brands[primary.name].visibility_score)} change={primaryDetail?.change.visibility_score} metric="score" testId="stat-primary" />
+                  <Stat
+                    label={`${primary.name} visibility`}
+                    value={formatScore(data.brands[primary.name].visibility_score)}
+                    change={primaryDetail?.change.visibility_score}
+                    metric="score"
+                    testId="stat-primary"
+                  />
                 )}
-                {primaryDetail && <Stat label={`${primary!.name} share of voice`} value={formatScore(primaryDetail.metrics.share_of_voice)} change={primaryDetail.change.share_of_voice} metric="score" />}
+                {primaryDetail && (
+                  <Stat
+                    label={`${primary!.name} share of voice`}
+                    value={formatScore(primaryDetail.metrics.share_of_voice)}
+                    change={primaryDetail.change.share_of_voice}
+                    metric="score"
+                  />
+                )}
               </div>
               <Section title="Visibility by brand">
                 <BarsChart
@@ -63,7 +76,13 @@ export default function Overview() {
               <div className="grid two">
                 <Section title="Visibility over time">
                   {allDetails ? (
-                    <TrendChart rows={trendRows} series={brands.map((b) => ({ key: b.name, label: b.name }))} label="Daily visibility score per brand" format={formatScore} testId="chart-visibility" />
+                    <TrendChart
+                      rows={trendRows}
+                      series={brands.map((b) => ({ key: b.name, label: b.name }))}
+                      label="Daily visibility score per brand"
+                      format={formatScore}
+                      testId="chart-visibility"
+                    />
                   ) : details.some((d) => d.isError) ? (
                     <Empty>The brand trends could not be loaded.</Empty>
                   ) : (
@@ -91,10 +110,27 @@ export default function Overview() {
                   rows={rows}
                   rowKey={(r) => r.name}
                   columns={[
-                    { key: 'name', label: 'Brand', sort: (r) => r.name.toLowerCase(), render: (r) => (r.id ? <Link to={`/brands/${r.id}${window.location.search}`}>{r.name}</Link> : r.name) },
+                    {
+                      key: 'name',
+                      label: 'Brand',
+                      sort: (r) => r.name.toLowerCase(),
+                      render: (r) => (r.id ? <Link to={`/brands/${r.id}${window.location.search}`}>{r.name}</Link> : r.name),
+                    },
                     { key: 'visibility_score', label: 'Visibility', numeric: true, sort: (r) => r.visibility_score, render: (r) => formatScore(r.visibility_score) },
-                    { key: 'change', label: 'Change', numeric: true, sort: (r) => r.detail?.change.visibility_score ?? 0, render: (r) => (r.detail ? <Change metric="score" value={r.detail.change.visibility_score} /> : '…') },
-                    { key: 'share_of_voice', label: 'Share of voice', numeric: true, sort: (r) => r.detail?.metrics.share_of_voice ?? 0, render: (r) => (r.detail ? formatScore(r.detail.metrics.share_of_voice) : '…') },
+                    {
+                      key: 'change',
+                      label: 'Change',
+                      numeric: true,
+                      sort: (r) => r.detail?.change.visibility_score ?? 0,
+                      render: (r) => (r.detail ? <Change metric="score" value={r.detail.change.visibility_score} /> : '…'),
+                    },
+                    {
+                      key: 'share_of_voice',
+                      label: 'Share of voice',
+                      numeric: true,
+                      sort: (r) => r.detail?.metrics.share_of_voice ?? 0,
+                      render: (r) => (r.detail ? formatScore(r.detail.metrics.share_of_voice) : '…'),
+                    },
                     { key: 'sentiment_avg', label: 'Sentiment', numeric: true, sort: (r) => r.sentiment_avg, render: (r) => formatSentiment(r.sentiment_avg) },
                     { key: 'position_avg', label: 'Avg. position', numeric: true, sort: (r) => r.position_avg, render: (r) => formatPosition(r.position_avg) },
                     { key: 'mention_count', label: 'Mentions', numeric: true, sort: (r) => r.mention_count, render: (r) => formatCount(r.mention_count) },

@@ -106,7 +106,12 @@ function PromptView({ id }: { id: string }) {
               </Section>
               <div className="grid two">
                 <Section title="Answers per day">
-                  <TrendChart rows={d.daily_trend.map((t) => ({ date: t.date, answers: t.response_count }))} series={[{ key: 'answers', label: 'Answers' }]} label="Answers to this prompt per day" format={formatCount} />
+                  <TrendChart
+                    rows={d.daily_trend.map((t) => ({ date: t.date, answers: t.response_count }))}
+                    series={[{ key: 'answers', label: 'Answers' }]}
+                    label="Answers to this prompt per day"
+                    format={formatCount}
+                  />
                 </Section>
                 <Section title="Visibility by provider">
                   <DataTable
@@ -116,7 +121,13 @@ function PromptView({ id }: { id: string }) {
                     columns={[
                       { key: 'provider', label: 'Provider', render: (p) => p.provider },
                       { key: 'answers', label: 'Answers', numeric: true, sort: (p) => p.response_count, render: (p) => formatCount(p.response_count) },
-                      ...brandNames.slice(0, 4).map((n) => ({ key: n, label: n, numeric: true, sort: (p: PromptDetail['by_provider'][number]) => p.brands[n] ?? 0, render: (p: PromptDetail['by_provider'][number]) => formatScore(p.brands[n]) })),
+                      ...brandNames.slice(0, 4).map((n) => ({
+                        key: n,
+                        label: n,
+                        numeric: true,
+                        sort: (p: PromptDetail['by_provider'][number]) => p.brands[n] ?? 0,
+                        render: (p: PromptDetail['by_provider'][number]) => formatScore(p.brands[n]),
+                      })),
                     ]}
                   />
                 </Section>

@@ -77,7 +77,12 @@ function BrandSettings() {
     const formElement = event.currentTarget
     const form = new FormData(formElement)
     const domain = String(form.get('domain') ?? '').trim()
-    const ok = await write('POST', '/brands', { name: String(form.get('name') ?? '').trim(), domain: domain || null, aliases: splitList(String(form.get('aliases') ?? '')) }, 'Brand added.')
+    const ok = await write(
+      'POST',
+      '/brands',
+      { name: String(form.get('name') ?? '').trim(), domain: domain || null, aliases: splitList(String(form.get('aliases') ?? '')) },
+      'Brand added.',
+    )
     if (ok) formElement.reset()
   }
   return (
@@ -145,15 +150,25 @@ function BrandRow({ brand, write }: { brand: Brand; write: ReturnType<typeof use
         <button type="submit">Save</button>
         {brand.discovery_status === 'suggested' ? (
           <>
-            <button type="button" onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'confirmed', is_active: true }, `${brand.name} confirmed and tracked.`)}>
+            <button
+              type="button"
+              onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'confirmed', is_active: true }, `${brand.name} confirmed and tracked.`)}
+            >
               Confirm
             </button>
-            <button type="button" className="danger" onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'rejected', is_active: false }, `${brand.name} rejected.`)}>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'rejected', is_active: false }, `${brand.name} rejected.`)}
+            >
               Reject
             </button>
           </>
         ) : (
-          <button type="button" onClick={() => void write('PATCH', `/brands/${brand.id}`, { is_active: !brand.is_active }, `${brand.name} ${brand.is_active ? 'deactivated' : 'activated'}.`)}>
+          <button
+            type="button"
+            onClick={() => void write('PATCH', `/brands/${brand.id}`, { is_active: !brand.is_active }, `${brand.name} ${brand.is_active ? 'deactivated' : 'activated'}.`)}
+          >
             {brand.is_active ? 'Deactivate' : 'Activate'}
           </button>
         )}
@@ -230,7 +245,10 @@ function PromptRowEditor({ prompt, write }: { prompt: PromptRow; write: ReturnTy
           <input value={tags} onChange={(e) => setTags(e.target.value)} />
         </label>
         <button type="submit">Save</button>
-        <button type="button" onClick={() => void write('PATCH', `/prompts/${prompt.id}`, { is_active: !prompt.is_active }, `Prompt ${prompt.is_active ? 'deactivated' : 'activated'}.`)}>
+        <button
+          type="button"
+          onClick={() => void write('PATCH', `/prompts/${prompt.id}`, { is_active: !prompt.is_active }, `Prompt ${prompt.is_active ? 'deactivated' : 'activated'}.`)}
+        >
           {prompt.is_active ? 'Deactivate' : 'Activate'}
         </button>
       </form>

@@ -32,7 +32,13 @@ export default function Sources() {
             <>
               <div className="grid two">
                 <Section title="Citations per day">
-                  <TrendChart rows={rows} series={top.map((s) => ({ key: s.domain, label: s.domain }))} label="Daily citations of the five most cited domains on this page" format={formatCount} testId="chart-sources" />
+                  <TrendChart
+                    rows={rows}
+                    series={top.map((s) => ({ key: s.domain, label: s.domain }))}
+                    label="Daily citations of the five most cited domains on this page"
+                    format={formatCount}
+                    testId="chart-sources"
+                  />
                 </Section>
                 <Section title="Source types">
                   <BarsChart
