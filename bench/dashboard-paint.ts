@@ -74,7 +74,8 @@ try {
         }).observe(document, { childList: true, subtree: true })`,
     })
     await page.goto(`${server.url}/#key=${key!}`)
-    await page.waitForFunction('window.__allCharts !== undefined', undefined, { timeout: 300_000 })
+    // A function, not text: the dashboard's CSP forbids eval, which a text predicate needs.
+    await page.waitForFunction(() => (globalThis as { __allCharts?: number }).__allCharts !== undefined, undefined, { timeout: 300_000 })
     const [first, all] = await page.evaluate<[number, number]>('[window.__firstChart, window.__allCharts]')
     paints.push(Math.round(first))
     complete.push(Math.round(all))
