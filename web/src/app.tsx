@@ -6,7 +6,11 @@ import { keyFromHash, matchRoute } from './lib/url-state'
 import { useLocation } from './lib/router'
 import { Link, Loading } from './components/ui'
 
-const Overview = lazy(() => import('./pages/overview'))
+// The overview is the usual first page: its code (and the chart library) loads while the
+// key is being checked, instead of after.
+const overviewCode = () => import('./pages/overview')
+if (window.location.pathname === '/') void overviewCode()
+const Overview = lazy(overviewCode)
 const Brands = lazy(() => import('./pages/brands'))
 const Prompts = lazy(() => import('./pages/prompts'))
 const Sources = lazy(() => import('./pages/sources'))

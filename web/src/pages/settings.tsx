@@ -144,8 +144,8 @@ function BrandRow({ brand, write }: { brand: Brand; write: ReturnType<typeof use
           <input value={domain} onChange={(e) => setDomain(e.target.value)} maxLength={253} />
         </label>
         <label>
-          Aliases
-          <input value={aliases} onChange={(e) => setAliases(e.target.value)} placeholder={brand.aliases === undefined ? 'replace aliases (comma-separated)' : ''} />
+          {brand.aliases === undefined ? 'Replace aliases (comma-separated)' : 'Aliases'}
+          <input value={aliases} onChange={(e) => setAliases(e.target.value)} placeholder={brand.aliases === undefined ? 'new list replaces the current one' : ''} />
         </label>
         <button type="submit">Save</button>
         {brand.discovery_status === 'suggested' ? (
