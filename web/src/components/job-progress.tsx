@@ -7,7 +7,8 @@ import { useApi } from '../lib/session'
 const DONE = new Set(['succeeded', 'failed', 'cancelled'])
 
 export function JobProgress({ id, label = 'Re-analysis' }: { id: string; label?: string }) {
-  const job = useApi<Job>(`/jobs/${id}`, undefined, { refetchInterval: 1000 })
+  // Polled every second until the job ends.
+  const job = useApi<Job>(`/jobs/${id}`, undefined, { refetchInterval: (data) => (data && DONE.has(data.state) ? false : 1000) })
   const data = job.data
   const finished = data ? DONE.has(data.state) : false
   if (job.isError) return <p role="alert">Could not follow the job: {job.error.message}</p>
