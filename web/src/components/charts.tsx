@@ -1,4 +1,5 @@
 // Charts: every one has a legend and a tooltip, and a text alternative for screen readers.
+import { formatCount } from '../lib/format'
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 
 // Distinguishable on white and for common colour-vision deficiencies (Okabe–Ito based).
@@ -17,6 +18,7 @@ export function TrendChart({
   format,
   testId,
   height = 280,
+  integer = false,
 }: {
   rows: Record<string, number | string>[]
   series: Series[]
@@ -24,6 +26,8 @@ export function TrendChart({
   format: (v: number) => string
   testId?: string
   height?: number
+  /** counts: whole-number axis ticks */
+  integer?: boolean
 }) {
   return (
     <figure className="chart" data-testid={testId} aria-label={label}>
@@ -31,11 +35,11 @@ export function TrendChart({
         <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid stroke="#e3e6ea" vertical={false} />
           <XAxis dataKey="date" tick={{ fontSize: 12 }} minTickGap={24} />
-          <YAxis tick={{ fontSize: 12 }} width={48} tickFormatter={(v: number) => format(v)} />
+          <YAxis tick={{ fontSize: 12 }} width={48} allowDecimals={!integer} tickFormatter={(v: number) => format(v)} />
           <Tooltip formatter={(value) => format(Number(value))} />
           <Legend wrapperStyle={{ fontSize: 13 }} />
           {series.map((s, i) => (
-            <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={PALETTE[i % PALETTE.length]} strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line key={s.key} type="linear" dataKey={s.key} name={s.label} stroke={PALETTE[i % PALETTE.length]} strokeWidth={2} dot={false} isAnimationActive={false} />
           ))}
         </LineChart>
       </ResponsiveContainer>
@@ -65,7 +69,7 @@ export function BarsChart({
       <ResponsiveContainer width="100%" height={height ?? Math.max(120, rows.length * 32 + 40)}>
         <BarChart data={rows} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid stroke="#e3e6ea" horizontal={false} />
-          <XAxis type="number" tick={{ fontSize: 12 }} tickFormatter={(v: number) => format(v)} />
+          <XAxis type="number" tick={{ fontSize: 12 }} allowDecimals={format !== formatCount} tickFormatter={(v: number) => format(v)} />
           <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={110} />
           <Tooltip formatter={(value) => format(Number(value))} />
           <Legend wrapperStyle={{ fontSize: 13 }} />

@@ -111,6 +111,7 @@ function PromptView({ id }: { id: string }) {
                     series={[{ key: 'answers', label: 'Answers' }]}
                     label="Answers to this prompt per day"
                     format={formatCount}
+                    integer
                   />
                 </Section>
                 <Section title="Visibility by provider">

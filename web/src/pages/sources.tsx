@@ -37,6 +37,7 @@ export default function Sources() {
                     series={top.map((s) => ({ key: s.domain, label: s.domain }))}
                     label="Daily citations of the five most cited domains on this page"
                     format={formatCount}
+                    integer
                     testId="chart-sources"
                   />
                 </Section>
