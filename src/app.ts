@@ -17,6 +17,7 @@ import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
 import { canUseAppRole } from './db/tenant-scope.js'
 import { startJobs, type JobRuntime } from './jobs/index.js'
+import { registerDashboard } from './web/dashboard.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -163,7 +164,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   })
 
   app.setErrorHandler(errorHandler)
+  // The dashboard (when built) answers page paths outside the API with its index.html.
+  let dashboardFallback: Awaited<ReturnType<typeof registerDashboard>> = null
   app.setNotFoundHandler((request, reply) => {
+    if (dashboardFallback?.(request, reply)) return
     const error = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`)
     reply.status(404).send(errorBody(error, request.id))
   })
@@ -186,6 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
+  dashboardFallback = await registerDashboard(app)
   // Row-level security applies on PostgreSQL: each request runs in a workspace-scoped
   // transaction, as the unprivileged service role when this connection may switch to it.
   const scoped = database.backend === 'postgres'
