@@ -116,7 +116,13 @@ describe.each(testBackends)('GET /api/v1/brands/{brand_id} (%s)', (backend) => {
     return response.json()
   }
   // The §17 uncertainty fields have their own suite (test/analytics/uncertainty.test.ts).
-  const dropSentiment = <T extends { sentiment_avg: number }>({ sentiment_avg: _, visibility_ci: _ci, responses: _n, visibility_test: _test, ...rest }: T & Record<string, unknown>) => rest
+  const dropSentiment = <T extends { sentiment_avg: number }>({
+    sentiment_avg: _,
+    visibility_ci: _ci,
+    responses: _n,
+    visibility_test: _test,
+    ...rest
+  }: T & Record<string, unknown>) => rest
 
   it('gives the period metrics, the previous period and the change, without a message', async () => {
     const body = await detail(fx.brands.acme, RANGE)
