@@ -35,6 +35,8 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
     // while tools run, each through its own API request.
     await finishScopedTransaction(request, true)
     const authorization = request.headers.authorization ?? ''
+    // `Cache-Control: no-cache` on the MCP request asks the tools for fresh numbers, as on the API.
+    const cacheControl = request.headers['cache-control']
     const { scopes, tier } = request.auth
     const server = createMcpServer(options.catalog, {
       scopes,
@@ -43,7 +45,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
         const answer = await app.inject({
           method: method === 'POST' ? 'POST' : 'GET',
           url,
-          headers: { authorization, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: { authorization, ...(cacheControl ? { 'cache-control': cacheControl } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
           ...(payload !== undefined ? { payload } : {}),
         })
         return { statusCode: answer.statusCode, body: answer.body }
