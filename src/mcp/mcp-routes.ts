@@ -59,8 +59,17 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
       void transport.close()
       void server.close()
     })
-    await server.connect(transport)
-    await transport.handleRequest(request.raw, reply.raw, request.body)
+    try {
+      await server.connect(transport)
+      await transport.handleRequest(request.raw, reply.raw, request.body)
+    } catch (error) {
+      // The reply is ours now (hijacked): answer here, never leave the client hanging.
+      request.log.error({ err: error }, 'MCP request failed')
+      if (!reply.raw.headersSent) {
+        const body = errorBody(new AppError(500, 'internal_error', 'The MCP request failed; try again, and report it with this request id if it persists'), request.id)
+        reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
+      } else reply.raw.end()
+    }
   })
 
   const notAllowed = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
