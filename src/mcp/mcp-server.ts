@@ -64,6 +64,8 @@ export function createMcpServer(catalog: RouteCatalog, caller: McpCaller): McpSe
       title: tool.route.summary,
       description: tool.description,
       inputSchema: tool.inputSchema,
+      // The route's response schema: clients can check the structured content against it.
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       annotations: { readOnlyHint: tool.definition.method === 'GET', openWorldHint: false },
     })),
   }))

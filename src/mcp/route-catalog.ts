@@ -18,12 +18,22 @@ export interface CatalogRoute {
   params?: JsonSchema
   querystring?: JsonSchema
   body?: JsonSchema
+  /** the schema of `data` in the route's success answer, when it declares one */
+  data?: JsonSchema
   access: AccessRequirement
 }
 
 const asSchema = (value: unknown): JsonSchema | undefined =>
   // A plain-data copy: what a client sees, without anything a schema library keeps on the object.
   value !== null && typeof value === 'object' ? (JSON.parse(JSON.stringify(value)) as JsonSchema) : undefined
+
+/** `data` of the first success status (200, 201, 202) the route's response schema lists. */
+function successData(response: unknown): JsonSchema | undefined {
+  if (response === null || typeof response !== 'object') return undefined
+  const byStatus = response as Record<string, { properties?: { data?: unknown } } | undefined>
+  const ok = byStatus['200'] ?? byStatus['201'] ?? byStatus['202']
+  return asSchema(ok?.properties?.data)
+}
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
@@ -49,6 +59,7 @@ export class RouteCatalog {
         params: asSchema(schema.params),
         querystring: asSchema(schema.querystring),
         body: asSchema(schema.body),
+        data: successData(schema.response),
         access,
       })
     }

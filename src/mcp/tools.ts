@@ -98,6 +98,8 @@ export interface ResolvedTool {
   definition: ToolDefinition
   route: CatalogRoute
   inputSchema: JsonSchema & { type: 'object' }
+  /** the route's `data` schema, when it is an object (MCP structured content must be one) */
+  outputSchema?: JsonSchema & { type: 'object' }
   description: string
 }
 
@@ -135,6 +137,7 @@ export function resolveTools(catalog: RouteCatalog, auth: { scopes: readonly Sco
       definition,
       route,
       inputSchema: toolInputSchema(route),
+      ...(route.data?.type === 'object' ? { outputSchema: route.data as JsonSchema & { type: 'object' } } : {}),
       description: `${definition.guidance}${about ? `\n\nRoute ${definition.method} ${definition.url.replace(/:(\w+)/g, '{$1}')}: ${about}` : ''}`,
     })
   }

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { createApiKey, revokeApiKey } from '../../src/admin/api-key-store.js'
 import { TOOL_DEFINITIONS } from '../../src/mcp/tools.js'
-import { getBrandSchema } from '../../src/routes/api/v1/brands/read-schemas.js'
+import { BrandDetailSchema, getBrandSchema } from '../../src/routes/api/v1/brands/read-schemas.js'
 import { getPromptsSchema } from '../../src/routes/api/v1/prompts/read-schemas.js'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, post } from '../helpers/requests.js'
@@ -86,6 +86,9 @@ describe.each(testBackends)('MCP over Streamable HTTP (%s)', (backend) => {
     expect(Object.keys(listPrompts.inputSchema.properties!).sort()).toEqual(Object.keys(getPromptsSchema.querystring.properties).sort())
     expect(listPrompts.inputSchema.required).toEqual(['brand_id'])
     expect(getBrand.annotations?.readOnlyHint).toBe(true)
+    // The output schema is the route's `data` schema; the SDK client checks every result against it.
+    expect(getBrand.outputSchema).toEqual(JSON.parse(JSON.stringify(BrandDetailSchema)))
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object')
   })
 
   it('every tool returns the same data as its HTTP route', async () => {
