@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Scope, Tier } from '../auth/scopes.js'
 import type { RouteCatalog } from './route-catalog.js'
-import { resolveTools, toRouteRequest, TOOL_DEFINITIONS, type RouteRequest } from './tools.js'
+import { pathNames, resolveTools, toRouteRequest, TOOL_DEFINITIONS, type RouteRequest } from './tools.js'
 
 export interface RouteAnswer {
   statusCode: number
@@ -73,7 +73,8 @@ export function createMcpServer(catalog: RouteCatalog, caller: McpCaller): McpSe
     const { name, arguments: args = {} } = request.params
     const tool = tools().find((t) => t.definition.name === name)
     if (!tool) return toolError(unavailable(catalog, name))
-    const missing = (tool.inputSchema.required as string[] | undefined)?.filter((field) => args[field] === undefined || args[field] === null) ?? []
+    // A path value cannot be left out of a URL; anything else missing is the route's to judge.
+    const missing = pathNames(tool).filter((field) => args[field] === undefined || args[field] === null)
     if (missing.length) return toolError(`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required; see the tool's input schema`)
     return toToolResult(await caller.call(toRouteRequest(tool, args)))
   })

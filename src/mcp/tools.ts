@@ -155,15 +155,18 @@ export interface RouteRequest {
  * into a JSON body, everything else into the query string (repeated keys for arrays), where
  * the route's own validation judges it, unknown names included.
  */
+/** Names of the tool's path parameters. */
+export const pathNames = (tool: ResolvedTool): string[] => Object.keys(objectParts(tool.route.params).properties ?? {})
+
 export function toRouteRequest(tool: ResolvedTool, args: Record<string, unknown>): RouteRequest {
-  const pathNames = new Set(Object.keys(objectParts(tool.route.params).properties ?? {}))
+  const inPath = new Set(pathNames(tool))
   const bodyNames = new Set(Object.keys(objectParts(tool.route.body).properties ?? {}))
   const query = new URLSearchParams()
   const body: Record<string, unknown> = {}
   let url = tool.route.url
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null) continue
-    if (pathNames.has(name)) url = url.replace(`:${name}`, encodeURIComponent(String(value)))
+    if (inPath.has(name)) url = url.replace(`:${name}`, encodeURIComponent(String(value)))
     else if (bodyNames.has(name)) body[name] = value
     else for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === 'string' ? item : JSON.stringify(item))
   }

@@ -135,6 +135,7 @@ describe.each(testBackends)('MCP over Streamable HTTP (%s)', (backend) => {
       { name: 'get_dashboard', args: { colour: 'blue' }, url: '/api/v1/dashboard?colour=blue' },
       { name: 'get_dashboard', args: { models: ['altavista'] }, url: '/api/v1/dashboard?models=altavista' },
       { name: 'get_brand', args: { brand_id: 'not-a-uuid' }, url: '/api/v1/brands/not-a-uuid' },
+      { name: 'list_prompts', args: {}, url: '/api/v1/prompts' },
     ]
     for (const { name, args, url } of cases) {
       const result = await call(client, name, args)
