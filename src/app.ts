@@ -18,6 +18,8 @@ import { healthRoutes } from './routes/health.js'
 import { canUseAppRole } from './db/tenant-scope.js'
 import { startJobs, type JobRuntime } from './jobs/index.js'
 import { registerDashboard } from './web/dashboard.js'
+import { RouteCatalog } from './mcp/route-catalog.js'
+import { mcpRoutes } from './mcp/mcp-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,6 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerStrictJsonParser(app)
+  // Collects every route registered from here on; MCP tools are derived from it (§16).
+  const routeCatalog = RouteCatalog.attach(app)
   app.decorate('config', config)
   app.decorate('database', database)
   const jobs = options.jobs ?? (await startJobs(config, database, { log: app.log }))
@@ -197,5 +201,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const useRole = scoped && (await canUseAppRole(database.db))
   if (scoped && !useRole) app.log.warn('service role beacon_app is not usable: row-level security applies only if the connecting role is not a superuser')
   await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity: { scoped, useRole } })
+  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity: { scoped, useRole } })
   return app
 }
