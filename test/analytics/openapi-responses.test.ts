@@ -36,6 +36,7 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     ids.target_brand_id = brand.id
     ids.prompt_id = prompt.id
     ids.prompt_template_id = prompt.id
+    ids.response_id = (await ctx.database.db.selectFrom('response').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()).id
     // A queued job (no worker runs in this suite) for GET /jobs/{job_id}.
     ids.job_id = (await ctx.app.jobs.enqueue(ctx.database.db, demo.workspaceId, 'reanalysis')).id
     // A webhook with one delivery and one logged attempt for the webhook routes.
@@ -92,6 +93,7 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
         '/api/v1/urls',
         '/api/v1/urls-detailed',
         '/api/v1/responses',
+        '/api/v1/responses/{response_id}',
         '/api/v1/aio-metrics',
         '/api/v1/aio-metrics/prompt/{prompt_id}',
         '/api/v1/filters',
