@@ -4,6 +4,8 @@ import type { DatabaseHandle } from '../db/database.js'
 import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
 import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
+import { collectionTasks, type CollectionSettings } from '../collection/collection-tasks.js'
+import { setDemoLatency } from '../collection/adapter-resolver.js'
 
 export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView, type TaskDefinition, type TaskContext, type TaskSender } from './job-runtime.js'
 export { REANALYSIS } from './reanalysis-job.js'
@@ -18,11 +20,12 @@ const PGLITE_REANALYSIS_BATCH = 100
 export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
 
 export async function startJobs(
-  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads'>,
+  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> & CollectionSettings,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
   const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads)) : undefined
+  setDemoLatency(config.demoLatencyMs)
   const runtime = await JobRuntime.start({
     database,
     schema: config.jobsSchema,
@@ -36,7 +39,8 @@ export async function startJobs(
       // smaller batches keep each stall short.
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
     },
-    tasks: options.tasks ?? {},
+    // Collection (DESIGN §14): planning a run and asking for each answer.
+    tasks: options.tasks ?? collectionTasks(config),
   })
   if (pool) runtime.onStopped(() => pool.close())
   return runtime

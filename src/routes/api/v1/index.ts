@@ -12,6 +12,7 @@ import { refreshPlannerStatistics } from '../../../db/dialect.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
 import { aioMetricsRoutes } from './aio-metrics/index.js'
 import { brandsRoutes } from './brands/index.js'
+import { collectionRoutes } from './collection/index.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import { exportsRoutes } from './exports/index.js'
 import { filtersRoutes } from './filters/index.js'
@@ -40,12 +41,12 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
     return payload
   })
 
-  // Analytics answers are cached by (workspace data version, URL, day); exports and jobs
-  // (whose state moves without a data change) are not.
+  // Analytics answers are cached by (workspace data version, URL, day); exports, jobs and
+  // collection (whose state moves without a data change) are not.
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || request.url.startsWith('/api/v1/jobs') || !request.auth) return
+    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || request.url.startsWith('/api/v1/jobs') || request.url.startsWith('/api/v1/collection') || !request.auth) return
     const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
     // `Cache-Control: no-cache` asks for a fresh computation (the answer is still stored).
     const hit = /no-cache/i.test(String(request.headers['cache-control'] ?? '')) ? undefined : cache.get(key)
@@ -86,4 +87,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(aioMetricsRoutes)
   await app.register(exportsRoutes)
   await app.register(jobsRoutes)
+  await app.register(collectionRoutes)
 }
