@@ -129,7 +129,9 @@ async function recordOutcome(trx: DB, data: AnswerData, result: Outcome): Promis
     await trx
       .insertInto('collection_run_error')
       .values({ workspace_id: data.workspaceId, run_id: data.runId, target_id: data.targetId, code: result.error.code, message: result.error.message.slice(0, 1000) })
-      .onConflict((oc) => oc.columns(['workspace_id', 'run_id', 'target_id', 'code']).doUpdateSet((eb) => ({ count: eb('collection_run_error.count', '+', 1), message: eb.ref('excluded.message') })))
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'run_id', 'target_id', 'code']).doUpdateSet((eb) => ({ count: eb('collection_run_error.count', '+', 1), message: eb.ref('excluded.message') })),
+      )
       .execute()
   }
   await finishIfDone(trx, data.workspaceId, data.runId)
@@ -168,9 +170,13 @@ export function planTask(): TaskDefinition<PlanData> {
         }
         let targets = trx.selectFrom('collection_target').select(['id', 'samples']).where('workspace_id', '=', workspaceId)
         // Named targets run even when disabled (a manual try); otherwise the enabled ones.
-        targets = run.target_ids ? targets.where('id', 'in', run.target_ids.length ? run.target_ids : ['00000000-0000-0000-0000-000000000000']) : targets.where('enabled', '=', true)
+        targets = run.target_ids
+          ? targets.where('id', 'in', run.target_ids.length ? run.target_ids : ['00000000-0000-0000-0000-000000000000'])
+          : targets.where('enabled', '=', true)
         let prompts = trx.selectFrom('prompt').select('id').where('workspace_id', '=', workspaceId)
-        prompts = run.prompt_ids ? prompts.where('id', 'in', run.prompt_ids.length ? run.prompt_ids : ['00000000-0000-0000-0000-000000000000']) : prompts.where('is_active', '=', true)
+        prompts = run.prompt_ids
+          ? prompts.where('id', 'in', run.prompt_ids.length ? run.prompt_ids : ['00000000-0000-0000-0000-000000000000'])
+          : prompts.where('is_active', '=', true)
         const [targetRows, promptRows] = await Promise.all([targets.orderBy('id').execute(), prompts.orderBy('id').execute()])
         let planned = 0
         // Interleaved by sample, then prompt: the first answers of every target come first.
@@ -205,7 +211,10 @@ type Loaded =
       runState: string
     }
 
-export function answerTask(settings: CollectionSettings, limits = new ProviderLimits({ concurrency: settings.collectionConcurrency, requestsPerMinute: settings.collectionRequestsPerMinute })): TaskDefinition<AnswerData> {
+export function answerTask(
+  settings: CollectionSettings,
+  limits = new ProviderLimits({ concurrency: settings.collectionConcurrency, requestsPerMinute: settings.collectionRequestsPerMinute }),
+): TaskDefinition<AnswerData> {
   return {
     // Retries of provider errors are new tasks (honouring Retry-After); pg-boss's own retries
     // cover what failed on our side (the database), with the answer not yet counted.
@@ -241,7 +250,9 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
       return { done: true }
     }
     if (!target || !prompt) {
-      const what = !target ? { code: 'target_removed', message: 'The target was deleted before this answer was asked' } : { code: 'prompt_removed', message: 'The prompt was deleted before it was asked' }
+      const what = !target
+        ? { code: 'target_removed', message: 'The target was deleted before this answer was asked' }
+        : { code: 'prompt_removed', message: 'The prompt was deleted before it was asked' }
       await recordOutcome(trx, data, { outcome: 'skipped', error: what }).catch(ignoreRecorded)
       return { done: true }
     }
@@ -287,22 +298,30 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
       // Past the gate: a probe may have flagged the target, or the run been cancelled, meanwhile.
       () =>
         scoped(db, workspaceId, async (trx): Promise<Outcome | undefined> => {
-          const now = await trx.selectFrom('collection_target').select(['flagged', 'flag_code', 'flag_reason']).where('workspace_id', '=', workspaceId).where('id', '=', target.id).executeTakeFirst()
+          const now = await trx
+            .selectFrom('collection_target')
+            .select(['flagged', 'flag_code', 'flag_reason'])
+            .where('workspace_id', '=', workspaceId)
+            .where('id', '=', target.id)
+            .executeTakeFirst()
           if (now?.flagged) return flaggedError(now)
           const run = await trx.selectFrom('collection_run').select('state').where('workspace_id', '=', workspaceId).where('id', '=', data.runId).executeTakeFirst()
           return run?.state === 'cancelled' ? { outcome: 'skipped' } : undefined
         }),
+      // A refused key flags the target before the gate lets the next request through.
       () =>
-        withTimeout<ProviderAnswer | AioAnswer>(settings.collectionTimeoutMs, (signal) =>
-          answerTarget
-            ? resolveAnswerAdapter(answerTarget).ask({ target: toAnswerTarget(answerTarget), prompt: promptText, apiKey, timeoutMs: settings.collectionTimeoutMs, signal })
-            : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }).observe({
-                query: promptText,
-                locale: target.locale ?? 'en-US',
-                apiKey,
-                timeoutMs: settings.collectionTimeoutMs,
-                signal,
-              }),
+        flagOnRefusal(db, workspaceId, target.id, () =>
+          withTimeout<ProviderAnswer | AioAnswer>(settings.collectionTimeoutMs, (signal) =>
+            answerTarget
+              ? resolveAnswerAdapter(answerTarget).ask({ target: toAnswerTarget(answerTarget), prompt: promptText, apiKey, timeoutMs: settings.collectionTimeoutMs, signal })
+              : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }).observe({
+                  query: promptText,
+                  locale: target.locale ?? 'en-US',
+                  apiKey,
+                  timeoutMs: settings.collectionTimeoutMs,
+                  signal,
+                }),
+          ),
         ),
     )
   } catch (error) {
@@ -311,7 +330,10 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
       // Our side failed (a bug, the database, the key store): pg-boss retries the task; the
       // last attempt counts the answer as failed so the run still finishes.
       if (task.retryCount < task.retryLimit) throw error
-      return record(db, data, { outcome: 'failed', error: { code: 'internal_error', message: `Beacon could not ask the provider: ${error instanceof Error ? error.message : String(error)}` } })
+      return record(db, data, {
+        outcome: 'failed',
+        error: { code: 'internal_error', message: `Beacon could not ask the provider: ${error instanceof Error ? error.message : String(error)}` },
+      })
     }
     if (error.retryable && data.attempt + 1 < settings.collectionMaxAttempts) {
       const next: AnswerData = { ...data, attempt: data.attempt + 1 }
@@ -320,17 +342,6 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     }
     const attempts = data.attempt + 1
     const message = error.retryable ? `${error.message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : error.message
-    if (error.flagsTarget) {
-      await scoped(db, workspaceId, (trx) =>
-        trx
-          .updateTable('collection_target')
-          .set({ flagged: true, flag_code: error.kind, flag_reason: `${error.message} — fix the credential, then edit the target to clear the flag`, flagged_at: new Date() })
-          .where('workspace_id', '=', workspaceId)
-          .where('id', '=', target.id)
-          .where('flagged', '=', false)
-          .execute(),
-      )
-    }
     return record(db, data, { outcome: 'failed', error: { code: error.kind, message } })
   }
   if ('stopped' in asked) {
@@ -354,7 +365,15 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
           citations: result.citations.map((c) => ({ url: c.url, ...(c.title ? { title: c.title } : {}) })),
         },
       ])
-      const meta = { modelServed: result.modelServed, tokensIn: result.tokensIn, tokensOut: result.tokensOut, webSearchCalls: result.webSearchCalls, costUsd: cost, latencyMs: result.latencyMs, raw: result.raw }
+      const meta = {
+        modelServed: result.modelServed,
+        tokensIn: result.tokensIn,
+        tokensOut: result.tokensOut,
+        webSearchCalls: result.webSearchCalls,
+        costUsd: cost,
+        latencyMs: result.latencyMs,
+        raw: result.raw,
+      }
       return ingested.accepted ? { outcome: 'succeeded', meta } : { outcome: 'duplicate', meta }
     }
     const aio = result as AioAnswer
@@ -383,6 +402,25 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     if (error instanceof AlreadyRecorded) {
       await scoped(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
       return
+    }
+    throw error
+  }
+}
+
+async function flagOnRefusal<T>(db: DB, workspaceId: string, targetId: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request()
+  } catch (error) {
+    if (error instanceof ProviderError && error.flagsTarget) {
+      await scoped(db, workspaceId, (trx) =>
+        trx
+          .updateTable('collection_target')
+          .set({ flagged: true, flag_code: error.kind, flag_reason: `${error.message} — fix the credential, then edit the target to clear the flag`, flagged_at: new Date() })
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', targetId)
+          .where('flagged', '=', false)
+          .execute(),
+      )
     }
     throw error
   }

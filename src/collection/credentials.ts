@@ -38,7 +38,13 @@ function box(secretKey: string | undefined): SecretBox {
 }
 
 /** Stores (or replaces) a credential; targets flagged for a bad key that use it are unflagged. */
-export async function putCredential(db: DB, workspaceId: string, name: string, input: { provider: string; api_key: string }, secretKey: string | undefined): Promise<CredentialView> {
+export async function putCredential(
+  db: DB,
+  workspaceId: string,
+  name: string,
+  input: { provider: string; api_key: string },
+  secretKey: string | undefined,
+): Promise<CredentialView> {
   const apiKey = input.api_key.trim()
   const sealed = box(secretKey).seal(apiKey, credentialContext(workspaceId, name))
   const now = new Date()
@@ -60,7 +66,10 @@ export async function putCredential(db: DB, workspaceId: string, name: string, i
 
 export async function deleteCredential(db: DB, workspaceId: string, name: string): Promise<boolean> {
   const used = await db.selectFrom('collection_target').select('id').where('workspace_id', '=', workspaceId).where('credential', '=', name).executeTakeFirst()
-  if (used) throw new AppError(400, 'invalid_parameter', `credential "${name}" is used by target ${used.id}; point the target at another credential (PATCH credential) first`, { param: 'name' })
+  if (used)
+    throw new AppError(400, 'invalid_parameter', `credential "${name}" is used by target ${used.id}; point the target at another credential (PATCH credential) first`, {
+      param: 'name',
+    })
   const deleted = await db.deleteFrom('collection_credential').where('workspace_id', '=', workspaceId).where('name', '=', name).executeTakeFirst()
   return Number(deleted.numDeletedRows) > 0
 }

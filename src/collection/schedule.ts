@@ -17,7 +17,10 @@ export function checkTimezone(timezone: string): string {
 export function checkSchedule(schedule: string, timezone: string): string {
   const fields = schedule.trim().split(/\s+/)
   if (fields.length !== 5)
-    throw invalidParameter('schedule', `schedule must be a cron expression with 5 fields (minute hour day-of-month month day-of-week), e.g. "0 6 * * *" for 06:00 daily; got "${schedule.slice(0, 60)}"`)
+    throw invalidParameter(
+      'schedule',
+      `schedule must be a cron expression with 5 fields (minute hour day-of-month month day-of-week), e.g. "0 6 * * *" for 06:00 daily; got "${schedule.slice(0, 60)}"`,
+    )
   try {
     cronParser.parseExpression(fields.join(' '), { tz: timezone }).next()
   } catch (error) {
@@ -30,7 +33,10 @@ export function checkSchedule(schedule: string, timezone: string): string {
 export function latestSlot(schedule: string, timezone: string, now: Date): Date | undefined {
   try {
     // cron-parser's prev() is strictly before currentDate: a slot exactly at `now` counts.
-    return cronParser.parseExpression(schedule, { tz: timezone, currentDate: new Date(now.getTime() + 1) }).prev().toDate()
+    return cronParser
+      .parseExpression(schedule, { tz: timezone, currentDate: new Date(now.getTime() + 1) })
+      .prev()
+      .toDate()
   } catch {
     return undefined
   }

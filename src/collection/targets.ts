@@ -91,7 +91,11 @@ async function resolve(db: DB, workspaceId: string, current: TargetRow | undefin
   const credential = input.credential === undefined ? (current?.credential ?? null) : input.credential === null || input.credential.trim() === '' ? null : input.credential.trim()
   if (credential && input.credential !== undefined) {
     const stored = await db.selectFrom('collection_credential').select('name').where('workspace_id', '=', workspaceId).where('name', '=', credential).executeTakeFirst()
-    if (!stored) throw invalidParameter('credential', `no credential "${credential}" in this workspace; store it first with PUT /api/v1/collection/credentials/${encodeURIComponent(credential)}`)
+    if (!stored)
+      throw invalidParameter(
+        'credential',
+        `no credential "${credential}" in this workspace; store it first with PUT /api/v1/collection/credentials/${encodeURIComponent(credential)}`,
+      )
   }
   const common = { samples: input.samples ?? current?.samples ?? 1, schedule, timezone, enabled: input.enabled ?? current?.enabled ?? true, credential }
   if (kind === 'aio') {
@@ -111,7 +115,8 @@ async function resolve(db: DB, workspaceId: string, current: TargetRow | undefin
   const api = input.api ?? current?.api ?? 'native'
   const rawBase = input.base_url === undefined ? (current?.base_url ?? null) : input.base_url
   const base_url = rawBase === null || rawBase.trim() === '' ? null : checkBaseUrl(rawBase)
-  if (api === 'openai_compatible' && !base_url) throw new AppError(400, 'missing_parameter', 'api "openai_compatible" needs base_url, the address of the chat completions API', { param: 'base_url' })
+  if (api === 'openai_compatible' && !base_url)
+    throw new AppError(400, 'missing_parameter', 'api "openai_compatible" needs base_url, the address of the chat completions API', { param: 'base_url' })
   if (api !== 'openai_compatible' && base_url) throw invalidParameter('base_url', 'base_url applies only to api "openai_compatible"')
   return { kind, provider, model, api, base_url, web_search: input.web_search ?? current?.web_search ?? false, serp: null, locale: null, ...common }
 }

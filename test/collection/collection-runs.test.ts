@@ -12,7 +12,7 @@ import { addTarget, fakeAdapter, getRunBody, startRun, waitForRun, type FakeCall
 
 const TODAY = new Date().toISOString().slice(0, 10)
 const BUDGET_TARGET = { provider: 'openai' as const, model: 'fake-budget', api: 'native' as const, base_url: null, web_search: false }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 describe.each(testBackends)('collection runs (%s)', (backend) => {
   let ctx: TestContext
