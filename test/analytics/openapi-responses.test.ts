@@ -8,7 +8,9 @@ import addFormatsModule from 'ajv-formats'
 const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module
 const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default }).default ?? addFormatsModule
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
-import { seedDemo } from '../../src/demo/seed-demo.js'
+import { DEMO_TARGET_ID, seedDemo } from '../../src/demo/seed-demo.js'
+import { createRun } from '../../src/collection/runs.js'
+import { putCredential } from '../../src/collection/credentials.js'
 
 const TODAY = '2026-06-30'
 
@@ -35,6 +37,10 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     ids.prompt_template_id = prompt.id
     // A queued job (no worker runs in this suite) for GET /jobs/{job_id}.
     ids.job_id = (await ctx.app.jobs.enqueue(ctx.database.db, demo.workspaceId, 'reanalysis')).id
+    // Collection: the demo's target, a queued run and a stored credential.
+    ids.target_id = DEMO_TARGET_ID
+    ids.run_id = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
+    await putCredential(ctx.database.db, demo.workspaceId, 'openai-main', { provider: 'openai', api_key: 'sk-test-openapi-1234' }, 'a-test-secret-key-of-at-least-32-characters')
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
-import { seedDemo } from '../../src/demo/seed-demo.js'
+import { DEMO_TARGET_ID, seedDemo } from '../../src/demo/seed-demo.js'
+import { createRun } from '../../src/collection/runs.js'
+import { putCredential } from '../../src/collection/credentials.js'
 
 const TODAY = new Date().toISOString().slice(0, 10)
 
@@ -25,11 +27,21 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
     const brand = await ctx.database.db.selectFrom('brand').select(['id', 'name']).where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const prompt = await ctx.database.db.selectFrom('prompt').select(['id', 'text']).where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const response = await ctx.database.db.selectFrom('response').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
-    Object.assign(b, { brand_id: brand.id, target_brand_id: brand.id, prompt_id: prompt.id, prompt_template_id: prompt.id, response_id: response.id })
-    bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro']
+    // Collection: B's demo target, a run of B's and a credential of B's.
+    const runId = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
+    await putCredential(ctx.database.db, demo.workspaceId, 'b-only-credential', { provider: 'openai', api_key: 'sk-b-secret-9876' }, 'a-test-secret-key-of-at-least-32-characters')
+    Object.assign(b, { brand_id: brand.id, target_brand_id: brand.id, prompt_id: prompt.id, prompt_template_id: prompt.id, response_id: response.id, target_id: DEMO_TARGET_ID, run_id: runId })
+    bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro', DEMO_TARGET_ID, runId, 'b-only-credential', '9876']
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())
+
+  /** A valid change for each PATCH route, so that only the id decides the answer. */
+  function patchBody(path: string): Record<string, unknown> {
+    if (path.includes('/brands/')) return { name: 'Mine now' }
+    if (path.includes('/collection/targets/')) return { samples: 2 }
+    return { text: 'Mine now' }
+  }
 
   function assertNoB(body: string, what: string) {
     for (const secret of bSecrets) expect(body.toLowerCase().includes(secret.toLowerCase()), `${what} leaks "${secret}"`).toBe(false)
@@ -49,7 +61,7 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
         const send = (url: string) =>
           method === 'get'
             ? ctx.get(url, a.key)
-            : post(ctx, url, a.key, method === 'patch' ? (path.includes('/brands/') ? { name: 'Mine now' } : { text: 'Mine now' }) : {}, method.toUpperCase() as 'POST' | 'PATCH')
+            : post(ctx, url, a.key, method === 'patch' ? patchBody(path) : {}, method.toUpperCase() as 'POST' | 'PATCH')
         if (hasPathId) {
           const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => b[name] ?? b.prompt_id)
           const query = new URLSearchParams(base)
