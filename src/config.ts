@@ -47,6 +47,8 @@ export interface Config {
   collectionConcurrency: number
   /** collection: requests started per minute per provider, per instance */
   collectionRequestsPerMinute: number
+  /** collection: answer tasks this instance runs at once, across providers (each also within its provider's caps) */
+  collectionWorkers: number
   /** collection: one provider request (including its own web search), ms */
   collectionTimeoutMs: number
   /** collection: attempts per answer (429, 5xx, timeouts, network errors are retried) */
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionDailyBudgetUsd: decimal(env, 'COLLECTION_DAILY_BUDGET_USD', 10, 0, 1_000_000),
     collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 4, 1, 256),
     collectionRequestsPerMinute: integer(env, 'COLLECTION_REQUESTS_PER_MINUTE', 120, 1, 1_000_000),
+    collectionWorkers: integer(env, 'COLLECTION_WORKERS', 8, 1, 64),
     collectionTimeoutMs: integer(env, 'COLLECTION_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
     collectionMaxAttempts: integer(env, 'COLLECTION_MAX_ATTEMPTS', 4, 1, 20),
     collectionTaskExpireSeconds: integer(env, 'COLLECTION_TASK_EXPIRE_SECONDS', 15 * 60, 5, 86_400),

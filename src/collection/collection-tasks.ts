@@ -50,6 +50,7 @@ export type CollectionSettings = Pick<
   Config,
   | 'collectionDailyBudgetUsd'
   | 'collectionConcurrency'
+  | 'collectionWorkers'
   | 'collectionRequestsPerMinute'
   | 'collectionTimeoutMs'
   | 'collectionMaxAttempts'
@@ -221,8 +222,8 @@ export function answerTask(
     retryLimit: 3,
     retryDelaySeconds: 2,
     expireInSeconds: settings.collectionTaskExpireSeconds,
-    // Enough workers to fill every provider's concurrency cap a few times over.
-    concurrency: Math.min(64, settings.collectionConcurrency * 2),
+    // Each worker is one pg-boss fetch loop (it polls every JOBS_POLL_SECONDS when idle).
+    concurrency: settings.collectionWorkers,
     handle: (task) => answer(task, settings, limits),
   }
 }
