@@ -82,14 +82,14 @@ try {
   const base = await app.listen({ port: 0, host: '127.0.0.1' })
   const workspace = await createWorkspace(database.db, { name: 'bench', tier: 'premium' })
   const { key } = await createApiKey(database.db, { workspaceId: workspace.id, scopes: ['write:data', 'manage:workspace', 'read:analytics'] })
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async <T = { id: string }>(method: string, path: string, body?: unknown): Promise<{ data: T }> => {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'cache-control': 'no-cache' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-    return response.json() as Promise<{ data: Record<string, unknown> & { id: string } }>
+    return (await response.json()) as { data: T }
   }
   await call('POST', '/api/v1/brands', { name: 'Benchbrand', domain: 'benchbrand.com', is_primary: true })
   await call('POST', '/api/v1/brands', { name: 'Otherbrand' })
@@ -98,7 +98,7 @@ try {
   const planned = promptCount * targetCount * samples
   const today = new Date().toISOString().slice(0, 10)
   const inDashboard = async () => {
-    const data = (await call('GET', `/api/v1/dashboard?start_date=${today}&end_date=${today}`)).data as { brands: Record<string, { mention_count: number }> }
+    const { data } = await call<{ brands: Record<string, { mention_count: number }> }>('GET', `/api/v1/dashboard?start_date=${today}&end_date=${today}`)
     return data.brands.Benchbrand?.mention_count ?? 0
   }
 
@@ -112,7 +112,7 @@ try {
     const visible = await inDashboard()
     const now = performance.now() - started
     if (visible > 0 && firstVisibleMs === undefined) firstVisibleMs = now
-    const current = (await call('GET', `/api/v1/collection/runs/${run.id}`)).data as { state: string; succeeded: number }
+    const current = (await call<{ state: string; succeeded: number }>('GET', `/api/v1/collection/runs/${run.id}`)).data
     state = current.state
     if (visible >= planned) {
       allVisibleMs = now
@@ -123,7 +123,7 @@ try {
   }
   const seconds = (performance.now() - started) / 1000
   const cpu = process.cpuUsage(cpuBefore)
-  const finished = (await call('GET', `/api/v1/collection/runs/${run.id}`)).data as { state: string; succeeded: number; failed: number; started_at: string; finished_at: string; created_at: string }
+  const finished = (await call<{ state: string; succeeded: number; failed: number; started_at: string; finished_at: string; created_at: string }>('GET', `/api/v1/collection/runs/${run.id}`)).data
   const runSeconds = (new Date(finished.finished_at).getTime() - new Date(finished.created_at).getTime()) / 1000
   const result = {
     benchmark: 'collection-throughput',
