@@ -93,7 +93,8 @@ try {
   }
   await call('POST', '/api/v1/brands', { name: 'Benchbrand', domain: 'benchbrand.com', is_primary: true })
   await call('POST', '/api/v1/brands', { name: 'Otherbrand' })
-  for (let i = 0; i < promptCount; i++) await call('POST', '/api/v1/prompts', { text: PROMPT_DEFS[i % PROMPT_DEFS.length].text + (i >= PROMPT_DEFS.length ? ` (${i})` : ''), tags: ['bench'] })
+  for (let i = 0; i < promptCount; i++)
+    await call('POST', '/api/v1/prompts', { text: PROMPT_DEFS[i % PROMPT_DEFS.length].text + (i >= PROMPT_DEFS.length ? ` (${i})` : ''), tags: ['bench'] })
   for (let i = 0; i < targetCount; i++) await call('POST', '/api/v1/collection/targets', { provider: PROVIDERS[i % 4], model: `fake-${i}`, samples })
   const planned = promptCount * targetCount * samples
   const today = new Date().toISOString().slice(0, 10)
@@ -123,7 +124,9 @@ try {
   }
   const seconds = (performance.now() - started) / 1000
   const cpu = process.cpuUsage(cpuBefore)
-  const finished = (await call<{ state: string; succeeded: number; failed: number; started_at: string; finished_at: string; created_at: string }>('GET', `/api/v1/collection/runs/${run.id}`)).data
+  const finished = (
+    await call<{ state: string; succeeded: number; failed: number; started_at: string; finished_at: string; created_at: string }>('GET', `/api/v1/collection/runs/${run.id}`)
+  ).data
   const runSeconds = (new Date(finished.finished_at).getTime() - new Date(finished.created_at).getTime()) / 1000
   const result = {
     benchmark: 'collection-throughput',

@@ -18,10 +18,7 @@ import { newId } from '../../src/db/ids.js'
 import { createInstanceDatabase, type InstanceDatabase } from '../helpers/instances.js'
 import { startChildServer, type ChildServer } from '../faults/helpers/private-services.js'
 
-const backends = [
-  'pglite' as const,
-  ...(process.env.TEST_DATABASE_URL && process.env.BEACON_SLOW_TESTS ? ['postgres' as const] : []),
-]
+const backends = ['pglite' as const, ...(process.env.TEST_DATABASE_URL && process.env.BEACON_SLOW_TESTS ? ['postgres' as const] : [])]
 const PROMPTS = 8
 const SAMPLES = 3
 
@@ -47,7 +44,9 @@ describe.each(backends)('a crash during a collection run (%s)', (backend) => {
       .execute()
     await database.db
       .insertInto('prompt')
-      .values(Array.from({ length: PROMPTS }, (_, i) => ({ workspace_id: workspace.id, id: newId(), text: `What is the best project management software for small teams? (${i})` })))
+      .values(
+        Array.from({ length: PROMPTS }, (_, i) => ({ workspace_id: workspace.id, id: newId(), text: `What is the best project management software for small teams? (${i})` })),
+      )
       .execute()
     await database.db
       .insertInto('collection_target')

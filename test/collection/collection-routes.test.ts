@@ -25,7 +25,20 @@ describe.each(testBackends)('collection routes (%s)', (backend) => {
     const created = await post(ctx, '/api/v1/collection/targets', key, { provider: 'openai', model: 'gpt-4o-mini', web_search: true })
     expect(created.statusCode, created.body).toBe(201)
     const target = created.json().data
-    expect(target).toMatchObject({ kind: 'answer', provider: 'openai', model: 'gpt-4o-mini', api: 'native', base_url: null, web_search: true, samples: 1, schedule: '0 6 * * *', timezone: 'UTC', enabled: true, credential: null, flagged: false })
+    expect(target).toMatchObject({
+      kind: 'answer',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      api: 'native',
+      base_url: null,
+      web_search: true,
+      samples: 1,
+      schedule: '0 6 * * *',
+      timezone: 'UTC',
+      enabled: true,
+      credential: null,
+      flagged: false,
+    })
     expect(new Date(target.next_run_at).getUTCHours()).toBe(6)
     const aio = await post(ctx, '/api/v1/collection/targets', key, { kind: 'aio', serp: 'serpapi', schedule: '30 7 * * 1-5', timezone: 'Europe/Berlin' })
     expect(aio.statusCode, aio.body).toBe(201)

@@ -181,7 +181,9 @@ describe.each(testBackends)('collection runs (%s)', (backend) => {
       if (n !== 1) return
       const prompt = w.promptIds.find((id) => request.prompt.endsWith(`${w.promptIds.indexOf(id)}?`)) ?? w.promptIds[0]
       const target = (await ctx.database.db.selectFrom('collection_target').select('id').where('workspace_id', '=', w.workspaceId).executeTakeFirstOrThrow()).id
-      await ingest(ctx, w.key, [{ external_id: `run:${runId}:${target}:${prompt}:1`, prompt_id: prompt, provider: 'openai', model: 'fake-dup', content: 'Acme', created_at: new Date().toISOString() }])
+      await ingest(ctx, w.key, [
+        { external_id: `run:${runId}:${target}:${prompt}:1`, prompt_id: prompt, provider: 'openai', model: 'fake-dup', content: 'Acme', created_at: new Date().toISOString() },
+      ])
     }
     const started = await startRun(ctx, w.key)
     runId = started.id
@@ -197,7 +199,9 @@ describe.each(testBackends)('collection runs (%s)', (backend) => {
     behave = () => sleep(20)
     const runs = await Promise.all([startRun(ctx, w.key), startRun(ctx, w.key), startRun(ctx, w.key)])
     const writes = Array.from({ length: 5 }, (_, i) =>
-      ingest(ctx, w.key, [{ external_id: `manual-${i}`, prompt_id: w.promptIds[0], provider: 'openai', model: 'fake-c1', content: 'Globex and Acme', created_at: new Date().toISOString() }]),
+      ingest(ctx, w.key, [
+        { external_id: `manual-${i}`, prompt_id: w.promptIds[0], provider: 'openai', model: 'fake-c1', content: 'Globex and Acme', created_at: new Date().toISOString() },
+      ]),
     )
     const finished = await Promise.all(runs.map((r) => waitForRun(ctx, w.key, r.id)))
     await Promise.all(writes)

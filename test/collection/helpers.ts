@@ -22,7 +22,7 @@ export function fakeAdapter(calls: FakeCall[], behave?: (request: AskRequest, ca
       const content = `For "${request.prompt}": ${brands.join(' is good, ')} is also fine. See https://${brands[0].toLowerCase()}.com/guide`
       return {
         content,
-        citations: [{ url: `https://reviewhub.com/${brands[1]?.toLowerCase() ?? "x"}`, title: 'A review' }],
+        citations: [{ url: `https://reviewhub.com/${brands[1]?.toLowerCase() ?? 'x'}`, title: 'A review' }],
         modelServed: `${request.target.model}-2026-01-01`,
         tokensIn: 10,
         tokensOut: 50,

@@ -60,7 +60,11 @@ describe.each(testBackends)('collection scheduler (%s)', (backend) => {
     await createPrompt(ctx, key, 'Best CRM?')
     const targets: string[] = []
     for (let i = 0; i < 5; i++) targets.push(await addTarget(ctx, key, { provider: 'openai', model: `gpt-4o-${i}`, api: 'demo', schedule: '*/5 * * * *' }))
-    await ctx.database.db.updateTable('collection_target').set({ last_scheduled_at: new Date(Date.now() - 86_400_000) }).where('workspace_id', '=', workspaceId).execute()
+    await ctx.database.db
+      .updateTable('collection_target')
+      .set({ last_scheduled_at: new Date(Date.now() - 86_400_000) })
+      .where('workspace_id', '=', workspaceId)
+      .execute()
     const other = await ctx.openInstance()
     try {
       const now = new Date()

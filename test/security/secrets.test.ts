@@ -57,7 +57,12 @@ describe.each(testBackends)('secrets (%s)', (backend) => {
         await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: JSON.stringify({ provider: 'openai', api_key: providerKey }) }),
         // Refused bodies must not echo the key either.
         await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: JSON.stringify({ provider: 'nope', api_key: providerKey }) }),
-        await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: JSON.stringify({ provider: 'openai', api_key: providerKey, extra: providerKey }) }),
+        await app.inject({
+          method: 'PUT',
+          url: '/api/v1/collection/credentials/main',
+          headers,
+          payload: JSON.stringify({ provider: 'openai', api_key: providerKey, extra: providerKey }),
+        }),
         await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: `{"provider": "openai", "api_key": "${providerKey}"` }),
         await app.inject({ method: 'GET', url: '/api/v1/collection/credentials', headers }),
       ]

@@ -30,7 +30,15 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
     // Collection: B's demo target, a run of B's and a credential of B's.
     const runId = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
     await putCredential(ctx.database.db, demo.workspaceId, 'b-only-credential', { provider: 'openai', api_key: 'sk-b-secret-9876' }, 'a-test-secret-key-of-at-least-32-characters')
-    Object.assign(b, { brand_id: brand.id, target_brand_id: brand.id, prompt_id: prompt.id, prompt_template_id: prompt.id, response_id: response.id, target_id: DEMO_TARGET_ID, run_id: runId })
+    Object.assign(b, {
+      brand_id: brand.id,
+      target_brand_id: brand.id,
+      prompt_id: prompt.id,
+      prompt_template_id: prompt.id,
+      response_id: response.id,
+      target_id: DEMO_TARGET_ID,
+      run_id: runId,
+    })
     bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro', DEMO_TARGET_ID, runId, 'b-only-credential', '9876']
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
@@ -59,9 +67,7 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
         const idParams = parameters.filter((p) => b[p.name] && p.in === 'query')
         const hasPathId = /\{[^}]+\}/.test(path)
         const send = (url: string) =>
-          method === 'get'
-            ? ctx.get(url, a.key)
-            : post(ctx, url, a.key, method === 'patch' ? patchBody(path) : {}, method.toUpperCase() as 'POST' | 'PATCH')
+          method === 'get' ? ctx.get(url, a.key) : post(ctx, url, a.key, method === 'patch' ? patchBody(path) : {}, method.toUpperCase() as 'POST' | 'PATCH')
         if (hasPathId) {
           const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => b[name] ?? b.prompt_id)
           const query = new URLSearchParams(base)

@@ -82,10 +82,7 @@ async function remoteCollect(server: string, key: string, body: { target_ids?: s
   }
   const started = await call('POST', '/api/v1/collection/runs', body)
   out.info(`Run ${started.id} started on ${base}`)
-  finish(
-    out,
-    await follow(() => call('GET', `/api/v1/collection/runs/${started.id}`), out),
-  )
+  finish(out, await follow(() => call('GET', `/api/v1/collection/runs/${started.id}`), out))
 }
 
 export function registerCollectCommands(program: Command): void {
@@ -245,7 +242,12 @@ export function registerCollectCommands(program: Command): void {
       out.result(
         runs,
         table(
-          runs.map((r) => ({ ...r, done: `${r.succeeded + r.failed + r.duplicates + r.skipped}/${r.planned}`, cost: `$${r.cost_usd.toFixed(4)}`, errors: r.errors.map((e) => `${e.code}×${e.count}`) })),
+          runs.map((r) => ({
+            ...r,
+            done: `${r.succeeded + r.failed + r.duplicates + r.skipped}/${r.planned}`,
+            cost: `$${r.cost_usd.toFixed(4)}`,
+            errors: r.errors.map((e) => `${e.code}×${e.count}`),
+          })),
           ['id', 'state', 'trigger', 'done', 'succeeded', 'failed', 'skipped', 'cost', 'created_at', 'errors'],
         ),
       )

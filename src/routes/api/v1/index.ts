@@ -46,7 +46,14 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || request.url.startsWith('/api/v1/exports') || request.url.startsWith('/api/v1/jobs') || request.url.startsWith('/api/v1/collection') || !request.auth) return
+    if (
+      request.method !== 'GET' ||
+      request.url.startsWith('/api/v1/exports') ||
+      request.url.startsWith('/api/v1/jobs') ||
+      request.url.startsWith('/api/v1/collection') ||
+      !request.auth
+    )
+      return
     const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
     // `Cache-Control: no-cache` asks for a fresh computation (the answer is still stored).
     const hit = /no-cache/i.test(String(request.headers['cache-control'] ?? '')) ? undefined : cache.get(key)

@@ -15,7 +15,12 @@ export const RUNS_PER_PAGE = 20
 const targetFields = {
   kind: Type.Enum(['answer', 'aio'], { description: '`answer` (default) asks an AI provider; `aio` records whether a search shows an AI overview, and its text' }),
   provider: Type.Enum([...PROVIDERS], { description: 'Answer targets: the catalogue provider the answers are stored under (the `models` filter)' }),
-  model: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Answer targets: the model to ask, e.g. gpt-4o-mini, claude-sonnet-4-5, gemini-2.5-flash, sonar' }),
+  model: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    description: 'Answer targets: the model to ask, e.g. gpt-4o-mini, claude-sonnet-4-5, gemini-2.5-flash, sonar',
+  }),
   api: Type.Enum(['native', 'openai_compatible', 'demo'], {
     description:
       "`native` (default): the provider's own API and SDK. `openai_compatible`: chat completions at base_url (OpenRouter, Azure, vLLM, Ollama…). `demo`: Beacon's built-in simulator, no network and no key (also for AIO targets).",
@@ -23,7 +28,12 @@ const targetFields = {
   base_url: Nullable(Type.String({ maxLength: 2000, description: 'openai_compatible only: the API base, e.g. http://127.0.0.1:11434/v1' })),
   web_search: Type.Boolean({ description: 'Answer targets: let the engine search the web as users see it; its cited sources become citations' }),
   serp: Type.Enum(['serpapi', 'dataforseo'], { description: 'AIO targets: the search API that reports the AI overview' }),
-  locale: Type.String({ minLength: 2, maxLength: 20, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'AIO targets: language-country of the search, e.g. en-US (default)' }),
+  locale: Type.String({
+    minLength: 2,
+    maxLength: 20,
+    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+    description: 'AIO targets: language-country of the search, e.g. en-US (default)',
+  }),
   samples: Type.Integer({ minimum: 1, maximum: 10, description: 'Answers per prompt and run (answers vary; more samples, steadier numbers). Default 1.' }),
   schedule: Type.String({ minLength: 1, maxLength: 100, description: 'Cron expression, 5 fields, read in `timezone`. Default "0 6 * * *" (06:00 daily).' }),
   timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the schedule. Default UTC.' }),
