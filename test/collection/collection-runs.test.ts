@@ -93,6 +93,19 @@ describe.each(testBackends)('collection runs (%s)', (backend) => {
     expect(csv.body).toContain('fake-a')
   }, 120_000)
 
+  it('an AI-overview target writes observations through the AIO ingest path', async () => {
+    const w = await workspace(3)
+    const target = await addTarget(ctx, w.key, { kind: 'aio', serp: 'serpapi', api: 'demo', samples: 2 })
+    const run = await waitForRun(ctx, w.key, (await startRun(ctx, w.key)).id)
+    expect(run).toMatchObject({ state: 'succeeded', planned: 6, succeeded: 6 })
+    const observations = await ctx.database.db.selectFrom('aio_observation').select(['external_id', 'has_aio']).where('workspace_id', '=', w.workspaceId).execute()
+    expect(observations).toHaveLength(6)
+    expect(observations.every((o) => o.external_id?.startsWith(`run:${run.id}:${target}:`))).toBe(true)
+    const metrics = await ctx.get(`/api/v1/aio-metrics?start_date=${TODAY}&end_date=${TODAY}`, w.key, { headers: { 'cache-control': 'no-cache' } })
+    expect(metrics.statusCode, metrics.body).toBe(200)
+    expect(metrics.json().data.total_queries).toBe(6)
+  }, 60_000)
+
   it('retries a 429 no sooner than Retry-After, then stores the answer once', async () => {
     const w = await workspace(1)
     await addTarget(ctx, w.key, { provider: 'openai', model: 'fake-retry', api: 'demo' })
