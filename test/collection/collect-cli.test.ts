@@ -1,7 +1,12 @@
 // `beacon target add|list|remove`, `beacon collect` and `beacon runs list` as a user runs
 // them: the real command, an embedded database, the demo provider (no network).
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { cliSandbox } from '../helpers/cli.js'
+import { createTestContext } from '../helpers/test-app.js'
+import { createPrompt } from '../helpers/requests.js'
+import { addTarget } from './helpers.js'
 
 describe('beacon collect', () => {
   const { beacon, json } = cliSandbox('beacon-collect-cli', 180_000)
@@ -34,5 +39,28 @@ describe('beacon collect', () => {
     expect(JSON.parse(failed.stderr.trim().split('\n').at(-1)!).error.message).toContain('not available')
     expect(json(beacon('target', 'remove', '--workspace', 'Acme', native.id, '--json'))).toEqual({ id: native.id, deleted: true })
     expect(beacon('target', 'remove', '--workspace', 'Acme', native.id).code).toBe(2)
+  }, 180_000)
+})
+
+describe('beacon collect --server', () => {
+  it('asks a running Beacon to run the collection and follows it to the end', async () => {
+    const ctx = await createTestContext('pglite', { jobsWorker: true, jobsPollSeconds: 1, demoLatencyMs: 50, rateLimitPerMinute: 1_000_000 })
+    try {
+      const { key } = await ctx.tenant()
+      await createPrompt(ctx, key, 'Best CRM?')
+      await addTarget(ctx, key, { provider: 'perplexity', model: 'sonar', api: 'demo', samples: 3 })
+      const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' })
+      const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' }
+      delete env.DATABASE_URL
+      // Asynchronous: the server answering it lives in this process.
+      const { stdout } = await promisify(execFile)(process.execPath, ['bin/beacon.js', 'collect', '--server', url, '--key', key, '--json'], { env, timeout: 120_000 })
+      expect(JSON.parse(stdout)).toMatchObject({ state: 'succeeded', planned: 3, succeeded: 3 })
+      const missingKey = await promisify(execFile)(process.execPath, ['bin/beacon.js', 'collect', '--server', url], { env: { ...env, BEACON_API_KEY: '' } }).catch(
+        (error: { code: number; stderr: string }) => error,
+      )
+      expect(missingKey).toMatchObject({ code: 2, stderr: expect.stringContaining('--key') })
+    } finally {
+      await ctx.close()
+    }
   }, 180_000)
 })
