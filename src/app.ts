@@ -19,6 +19,9 @@ import { canUseAppRole } from './db/tenant-scope.js'
 import { startJobs, type JobRuntime } from './jobs/index.js'
 import { checkStoredCredentials } from './collection/credentials.js'
 import { startScheduler } from './collection/scheduler.js'
+import { registerDashboard } from './web/dashboard.js'
+import { RouteCatalog } from './mcp/route-catalog.js'
+import { mcpRoutes } from './mcp/mcp-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,6 +140,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerStrictJsonParser(app)
+  // Collects every route registered from here on; MCP tools are derived from it (§16).
+  const routeCatalog = RouteCatalog.attach(app)
   app.decorate('config', config)
   app.decorate('database', database)
   // Stored provider keys need the BEACON_SECRET_KEY they were sealed with: refuse to start
@@ -173,7 +178,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   })
 
   app.setErrorHandler(errorHandler)
+  // The dashboard (when built) answers page paths outside the API with its index.html.
+  let dashboardFallback: Awaited<ReturnType<typeof registerDashboard>> = null
   app.setNotFoundHandler((request, reply) => {
+    if (dashboardFallback?.(request, reply)) return
     const error = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API`)
     reply.status(404).send(errorBody(error, request.id))
   })
@@ -196,11 +204,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
+  dashboardFallback = await registerDashboard(app)
   // Row-level security applies on PostgreSQL: each request runs in a workspace-scoped
   // transaction, as the unprivileged service role when this connection may switch to it.
   const scoped = database.backend === 'postgres'
   const useRole = scoped && (await canUseAppRole(database.db))
   if (scoped && !useRole) app.log.warn('service role beacon_app is not usable: row-level security applies only if the connecting role is not a superuser')
   await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity: { scoped, useRole } })
+  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity: { scoped, useRole } })
   return app
 }

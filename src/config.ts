@@ -57,6 +57,12 @@ export interface Config {
   collectionTaskExpireSeconds: number
   /** the demo provider's simulated latency, ms */
   demoLatencyMs: number
+  /** WEBHOOK_ALLOW_PRIVATE: webhooks may target private, loopback and unique-local addresses (never link-local or cloud metadata) */
+  webhookAllowPrivate: boolean
+  /** WEBHOOK_TIMEOUT_SECONDS: one delivery attempt's whole request, ms */
+  webhookTimeoutMs: number
+  /** WEBHOOK_RETRY_SCHEDULE: seconds to wait before each retry after the first attempt; its length is the number of retries */
+  webhookRetrySchedule: number[]
 }
 
 export class ConfigError extends Error {}
@@ -91,6 +97,20 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   if (['true', '1', 'yes'].includes(raw)) return true
   if (['false', '0', 'no'].includes(raw)) return false
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
+}
+
+// Standard Webhooks' suggested schedule: after the first attempt, 5 s, 5 min, 30 min, 2 h,
+// 5 h, 10 h, 10 h: 8 attempts over about 27.6 hours, so a receiver down for a day still
+// gets the event.
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000]
+
+function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim()
+  if (raw === undefined || raw === '') return fallback
+  const parts = raw.split(',').map((part) => part.trim())
+  if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part) || Number(part) > 86_400))
+    throw new ConfigError(`${name} must be a comma-separated list of at most 20 waits in seconds (each 0 to 86400), e.g. "5,300,1800"; got "${raw}"`)
+  return parts.map(Number)
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -128,5 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionMaxAttempts: integer(env, 'COLLECTION_MAX_ATTEMPTS', 4, 1, 20),
     collectionTaskExpireSeconds: integer(env, 'COLLECTION_TASK_EXPIRE_SECONDS', 15 * 60, 5, 86_400),
     demoLatencyMs: integer(env, 'BEACON_DEMO_LATENCY_MS', 300, 0, 60_000),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
+    webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
   }
 }

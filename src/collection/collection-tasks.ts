@@ -19,7 +19,9 @@ import { retryOnConflict } from '../db/retry-conflicts.js'
 import { AppError } from '../http/errors.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
-import type { TaskContext, TaskDefinition } from '../jobs/job-runtime.js'
+import type { TaskContext, TaskDefinition, TaskSender } from '../jobs/job-runtime.js'
+import { emitWebhookEvent } from '../webhooks/emit.js'
+import { getRun } from '../queries/collection/get-run.js'
 import { ProviderError, type AioAnswer, type ProviderAnswer } from './adapters/types.js'
 import { resolveAioAdapter, resolveAnswerAdapter, toAnswerTarget, type CollectionAnswerTarget } from './adapter-resolver.js'
 import { answerCostUsd, estimateAnswerCostUsd, serpCostUsd } from './cost.js'
@@ -96,7 +98,7 @@ class AlreadyRecorded extends Error {}
  * attempt finds it and rolls back whatever it stored with it). Call inside the transaction
  * that stored the answer, if any.
  */
-async function recordOutcome(trx: DB, data: AnswerData, result: Outcome): Promise<void> {
+async function recordOutcome(trx: DB, data: AnswerData, result: Outcome, tasks: TaskSender): Promise<void> {
   const externalId = answerExternalId(data.runId, data.targetId, data.promptId, data.sample)
   const meta = result.meta
   const inserted = await trx
@@ -135,22 +137,29 @@ async function recordOutcome(trx: DB, data: AnswerData, result: Outcome): Promis
       )
       .execute()
   }
-  await finishIfDone(trx, data.workspaceId, data.runId)
+  await finishIfDone(trx, data.workspaceId, data.runId, tasks)
 }
 
-/** A running run whose planned answers all have an outcome ends: succeeded when none failed or was skipped. */
-async function finishIfDone(trx: DB, workspaceId: string, runId: string): Promise<void> {
-  await sql`
+/**
+ * A running run whose planned answers all have an outcome ends: succeeded when none failed
+ * or was skipped. The workspace's webhooks hear of it in the same transaction.
+ */
+async function finishIfDone(trx: DB, workspaceId: string, runId: string, tasks: TaskSender): Promise<void> {
+  const { rows } = await sql<{ state: string }>`
     update collection_run set
       state = case when failed + skipped = 0 then 'succeeded' else 'failed' end,
       finished_at = now()
     where workspace_id = ${workspaceId} and id = ${runId} and state = 'running'
-      and planned_at is not null and succeeded + failed + duplicates + skipped >= planned`.execute(trx)
+      and planned_at is not null and succeeded + failed + duplicates + skipped >= planned
+    returning state`.execute(trx)
+  if (!rows.length) return
+  const run = await getRun(trx, workspaceId, runId)
+  if (run) await emitWebhookEvent(trx, workspaceId, run.state === 'succeeded' ? 'collection.run.completed' : 'collection.run.failed', { run: { ...run } }, tasks)
 }
 
-async function record(db: DB, data: AnswerData, result: Outcome): Promise<void> {
+async function record(db: DB, data: AnswerData, result: Outcome, tasks: TaskSender): Promise<void> {
   try {
-    await retryOnConflict(db, (trx) => scoped(trx, data.workspaceId, (scopedTrx) => recordOutcome(scopedTrx, data, result)))
+    await retryOnConflict(db, (trx) => scoped(trx, data.workspaceId, (scopedTrx) => recordOutcome(scopedTrx, data, result, tasks)))
   } catch (error) {
     if (!(error instanceof AlreadyRecorded)) throw error
   }
@@ -247,18 +256,18 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     ])
     if (!run || counted) return { done: true }
     if (run.state === 'cancelled') {
-      await recordOutcome(trx, data, { outcome: 'skipped' }).catch(ignoreRecorded)
+      await recordOutcome(trx, data, { outcome: 'skipped' }, task.tasks).catch(ignoreRecorded)
       return { done: true }
     }
     if (!target || !prompt) {
       const what = !target
         ? { code: 'target_removed', message: 'The target was deleted before this answer was asked' }
         : { code: 'prompt_removed', message: 'The prompt was deleted before it was asked' }
-      await recordOutcome(trx, data, { outcome: 'skipped', error: what }).catch(ignoreRecorded)
+      await recordOutcome(trx, data, { outcome: 'skipped', error: what }, task.tasks).catch(ignoreRecorded)
       return { done: true }
     }
     if (stored.rows[0].n > 0) {
-      await recordOutcome(trx, data, { outcome: 'duplicate' }).catch(ignoreRecorded)
+      await recordOutcome(trx, data, { outcome: 'duplicate' }, task.tasks).catch(ignoreRecorded)
       return { done: true }
     }
     return { done: false, target, promptText: prompt.text, runState: run.state }
@@ -270,7 +279,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     outcome: 'failed',
     error: { code: row.flag_code ?? 'target_flagged', message: row.flag_reason ?? 'The target is flagged; fix its credential and edit the target to clear the flag' },
   })
-  if (target.flagged) return record(db, data, flaggedError(target))
+  if (target.flagged) return record(db, data, flaggedError(target), task.tasks)
 
   const answerTarget: CollectionAnswerTarget | undefined =
     target.kind === 'answer' && target.provider && target.model && target.api
@@ -280,13 +289,18 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
   const estimate = free ? 0 : answerTarget ? estimateAnswerCostUsd(toAnswerTarget(answerTarget)) : serpCostUsd(target.serp ?? 'serpapi')
   const reserved = await scoped(db, workspaceId, (trx) => reserveBudget(trx, workspaceId, estimate, settings.collectionDailyBudgetUsd))
   if (!reserved) {
-    return record(db, data, {
-      outcome: 'skipped',
-      error: {
-        code: 'budget_exceeded',
-        message: `The workspace's daily collection budget of $${settings.collectionDailyBudgetUsd} (COLLECTION_DAILY_BUDGET_USD) is spent; the remaining answers were skipped. Raise the budget or run again tomorrow (UTC).`,
+    return record(
+      db,
+      data,
+      {
+        outcome: 'skipped',
+        error: {
+          code: 'budget_exceeded',
+          message: `The workspace's daily collection budget of $${settings.collectionDailyBudgetUsd} (COLLECTION_DAILY_BUDGET_USD) is spent; the remaining answers were skipped. Raise the budget or run again tomorrow (UTC).`,
+        },
       },
-    })
+      task.tasks,
+    )
   }
 
   let asked: { answered: ProviderAnswer | AioAnswer } | { stopped: Outcome }
@@ -331,10 +345,15 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
       // Our side failed (a bug, the database, the key store): pg-boss retries the task; the
       // last attempt counts the answer as failed so the run still finishes.
       if (task.retryCount < task.retryLimit) throw error
-      return record(db, data, {
-        outcome: 'failed',
-        error: { code: 'internal_error', message: `Beacon could not ask the provider: ${error instanceof Error ? error.message : String(error)}` },
-      })
+      return record(
+        db,
+        data,
+        {
+          outcome: 'failed',
+          error: { code: 'internal_error', message: `Beacon could not ask the provider: ${error instanceof Error ? error.message : String(error)}` },
+        },
+        task.tasks,
+      )
     }
     if (error.retryable && data.attempt + 1 < settings.collectionMaxAttempts) {
       const next: AnswerData = { ...data, attempt: data.attempt + 1 }
@@ -343,11 +362,11 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     }
     const attempts = data.attempt + 1
     const message = error.retryable ? `${error.message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : error.message
-    return record(db, data, { outcome: 'failed', error: { code: error.kind, message } })
+    return record(db, data, { outcome: 'failed', error: { code: error.kind, message } }, task.tasks)
   }
   if ('stopped' in asked) {
     await scoped(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
-    return record(db, data, asked.stopped)
+    return record(db, data, asked.stopped, task.tasks)
   }
 
   const result = asked.answered
@@ -395,7 +414,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
           if (!(error instanceof AppError) || error.statusCode >= 500) throw error
           outcome = { outcome: 'failed', error: { code: 'invalid_answer', message: `The provider's answer could not be stored: ${error.message}` } }
         }
-        await recordOutcome(scopedTrx, data, outcome)
+        await recordOutcome(scopedTrx, data, outcome, task.tasks)
         await adjustSpend(scopedTrx, workspaceId, cost - estimate)
       }),
     )

@@ -12,6 +12,7 @@ import type { DB } from './database.js'
 import * as backgroundJobs from './migrations/0011-background-jobs.js'
 import * as jobHeartbeat from './migrations/0012-job-heartbeat.js'
 import * as collection from './migrations/0013-collection.js'
+import * as webhooks from './migrations/0014-webhooks.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-background-jobs': backgroundJobs,
   '0012-job-heartbeat': jobHeartbeat,
   '0013-collection': collection,
+  '0014-webhooks': webhooks,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -325,6 +325,46 @@ export interface CollectionSpendTable {
   usd: ColumnType<string | number, number | undefined, number>
 }
 
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed'
+
+/** A workspace's webhook subscription; the signing secret is sealed with SecretBox (migration 0014). */
+export interface WebhookTable {
+  workspace_id: string
+  id: string
+  url: string
+  events: string[]
+  secret_sealed: string
+  active: Generated<boolean>
+  created_at: CreatedAt
+}
+
+/** One event for one webhook; `payload` is the exact JSON body every attempt sends. */
+export interface WebhookDeliveryTable {
+  workspace_id: string
+  id: string
+  webhook_id: string
+  event: string
+  payload: string
+  state: Generated<WebhookDeliveryState>
+  attempts: Generated<number>
+  next_attempt_at: Timestamp | null
+  last_status: number | null
+  last_error: string | null
+  created_at: CreatedAt
+  finished_at: Timestamp | null
+}
+
+/** One try at delivering: what the receiver answered (or why nothing was sent). */
+export interface WebhookAttemptTable {
+  workspace_id: string
+  delivery_id: string
+  attempt: number
+  status_code: number | null
+  duration_ms: number
+  error: string | null
+  at: CreatedAt
+}
+
 export interface Database {
   workspace: WorkspaceTable
   api_key: ApiKeyTable
@@ -345,6 +385,9 @@ export interface Database {
   collection_run_error: CollectionRunErrorTable
   collection_answer: CollectionAnswerTable
   collection_spend: CollectionSpendTable
+  webhook: WebhookTable
+  webhook_delivery: WebhookDeliveryTable
+  webhook_attempt: WebhookAttemptTable
   daily_response_stats: DailyResponseStatsTable
   daily_mention_stats: DailyMentionStatsTable
   workspace_domain: WorkspaceDomainTable

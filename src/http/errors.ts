@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'service_unavailable'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'method_not_allowed'
   | 'internal_error'
 
 export class AppError extends Error {

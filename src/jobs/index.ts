@@ -1,11 +1,13 @@
 // Wires the job runtime for one process: which job types exist and what runs them.
-import type { Config } from '../config.js'
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type Config } from '../config.js'
 import type { DatabaseHandle } from '../db/database.js'
 import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
 import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
 import { collectionTasks, type CollectionSettings } from '../collection/collection-tasks.js'
 import { setDemoLatency } from '../collection/adapter-resolver.js'
+import { WEBHOOK_DELIVERY } from '../webhooks/events.js'
+import { webhookDeliveryTask } from '../webhooks/delivery-task.js'
 
 export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView, type TaskDefinition, type TaskContext, type TaskSender } from './job-runtime.js'
 export { REANALYSIS } from './reanalysis-job.js'
@@ -20,7 +22,9 @@ const PGLITE_REANALYSIS_BATCH = 100
 export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
 
 export async function startJobs(
-  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> & CollectionSettings,
+  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> &
+    CollectionSettings &
+    Partial<Pick<Config, 'secretKey' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
@@ -39,8 +43,17 @@ export async function startJobs(
       // smaller batches keep each stall short.
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
     },
-    // Collection (DESIGN §14): planning a run and asking for each answer.
-    tasks: options.tasks ?? collectionTasks(config),
+    // Collection (DESIGN §14): planning a run and asking for each answer; webhook deliveries.
+    tasks: options.tasks ?? {
+      ...collectionTasks(config),
+      [WEBHOOK_DELIVERY]: webhookDeliveryTask({
+        secretKey: config.secretKey,
+        allowPrivate: config.webhookAllowPrivate ?? false,
+        timeoutMs: config.webhookTimeoutMs ?? 10_000,
+        retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        log: options.log,
+      }),
+    },
   })
   if (pool) runtime.onStopped(() => pool.close())
   return runtime

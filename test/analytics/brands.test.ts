@@ -115,7 +115,14 @@ describe.each(testBackends)('GET /api/v1/brands/{brand_id} (%s)', (backend) => {
     expect(response.statusCode, response.body).toBe(200)
     return response.json()
   }
-  const dropSentiment = <T extends { sentiment_avg: number }>({ sentiment_avg: _, ...rest }: T) => rest
+  // The §17 uncertainty fields have their own suite (test/analytics/uncertainty.test.ts).
+  const dropSentiment = <T extends { sentiment_avg: number }>({
+    sentiment_avg: _,
+    visibility_ci: _ci,
+    responses: _n,
+    visibility_test: _test,
+    ...rest
+  }: T & Record<string, unknown>) => rest
 
   it('gives the period metrics, the previous period and the change, without a message', async () => {
     const body = await detail(fx.brands.acme, RANGE)
@@ -188,8 +195,8 @@ describe.each(testBackends)('GET /api/v1/brands/{brand_id} (%s)', (backend) => {
     const data = (await detail(fx.brands.acme, RANGE)).data
     // CRM: r1 r2 r5 r8, all mention Acme → 100 %, 2+1+1+1 = 5. PM: r3 r4 r6 r7, Acme in r6 → 25 %, 1.
     expect(data.top_prompts).toEqual([
-      { prompt_id: fx.prompts.crm, text: 'Best CRM for startups?', visibility_score: 100, mention_count: 5, response_count: 4 },
-      { prompt_id: fx.prompts.pm, text: 'Top project tools for agencies?', visibility_score: 25, mention_count: 1, response_count: 4 },
+      { prompt_id: fx.prompts.crm, text: 'Best CRM for startups?', visibility_score: 100, visibility_ci: { low: 51.01, high: 100 }, mention_count: 5, response_count: 4 },
+      { prompt_id: fx.prompts.pm, text: 'Top project tools for agencies?', visibility_score: 25, visibility_ci: { low: 4.56, high: 69.94 }, mention_count: 1, response_count: 4 },
     ])
     // Responses mentioning Acme: r1 (g2, wikipedia), r2 (globex.com), r5 (acme.com), r6 (acme.com).
     // reddit.com (r3) and ycombinator.com (r0, out of range) are not counted.
@@ -247,6 +254,8 @@ describe.each(testBackends)('GET /api/v1/brands/{brand_id} (%s)', (backend) => {
       share_of_voice: 0,
       response_count: 0,
       responses_mentioning: 0,
+      visibility_ci: null,
+      responses: 0,
     })
     // r2 r4 r7 r8: Acme r2 r8 = 50 %, 2 occurrences, voice 2 / (2 + Globex 1) = 66.67 %
     expect(anthropic.metrics).toMatchObject({ visibility_score: 50, mention_count: 2, share_of_voice: 66.67 })
@@ -279,6 +288,8 @@ describe.each(testBackends)('GET /api/v1/brands/{brand_id} (%s)', (backend) => {
       share_of_voice: 0,
       response_count: 8,
       responses_mentioning: 0,
+      visibility_ci: { low: 0, high: 32.44 },
+      responses: 8,
     })
     expect(data.top_prompts.map((p: { visibility_score: number; response_count: number }) => [p.visibility_score, p.response_count])).toEqual([
       [0, 4],

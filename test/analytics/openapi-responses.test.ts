@@ -11,6 +11,9 @@ import { createTestContext, testBackends, type TestContext } from '../helpers/te
 import { DEMO_TARGET_ID, seedDemo } from '../../src/demo/seed-demo.js'
 import { createRun } from '../../src/collection/runs.js'
 import { putCredential } from '../../src/collection/credentials.js'
+import { SecretBox } from '../../src/security/secret-box.js'
+import { queueDelivery } from '../../src/webhooks/emit.js'
+import { createWebhook } from '../../src/webhooks/webhooks.js'
 
 const TODAY = '2026-06-30'
 
@@ -35,12 +38,26 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     ids.target_brand_id = brand.id
     ids.prompt_id = prompt.id
     ids.prompt_template_id = prompt.id
+    ids.response_id = (await ctx.database.db.selectFrom('response').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()).id
     // A queued job (no worker runs in this suite) for GET /jobs/{job_id}.
     ids.job_id = (await ctx.app.jobs.enqueue(ctx.database.db, demo.workspaceId, 'reanalysis')).id
     // Collection: the demo's target, a queued run and a stored credential.
     ids.target_id = DEMO_TARGET_ID
     ids.run_id = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
     await putCredential(ctx.database.db, demo.workspaceId, 'openai-main', { provider: 'openai', api_key: 'sk-test-openapi-1234' }, 'a-test-secret-key-of-at-least-32-characters')
+    // A webhook with one delivery and one logged attempt for the webhook routes.
+    const webhook = await createWebhook(
+      ctx.database.db,
+      demo.workspaceId,
+      { url: 'https://hooks.example.com/beacon', events: ['collection.run.completed'] },
+      SecretBox.fromSecretKey('openapi-test-secret-key-0123456789abcdef'),
+    )
+    ids.webhook_id = webhook.id
+    const deliveryId = await queueDelivery(ctx.database.db, demo.workspaceId, webhook.id, 'collection.run.completed', { run: { id: 'r1' } }, { send: async () => null })
+    await ctx.database.db
+      .insertInto('webhook_attempt')
+      .values({ workspace_id: demo.workspaceId, delivery_id: deliveryId, attempt: 1, status_code: 500, duration_ms: 12, error: 'receiver answered 500' })
+      .execute()
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())
@@ -82,10 +99,14 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
         '/api/v1/urls',
         '/api/v1/urls-detailed',
         '/api/v1/responses',
+        '/api/v1/responses/{response_id}',
         '/api/v1/aio-metrics',
         '/api/v1/aio-metrics/prompt/{prompt_id}',
         '/api/v1/filters',
         '/api/v1/jobs/{job_id}',
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/{webhook_id}',
+        '/api/v1/webhooks/{webhook_id}/deliveries',
       ]),
     )
   }, 120_000)

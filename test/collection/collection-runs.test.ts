@@ -8,6 +8,8 @@ import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
 import { setAdapterOverride } from '../../src/collection/adapter-resolver.js'
 import { ProviderError, type AskRequest } from '../../src/collection/adapters/types.js'
 import { estimateAnswerCostUsd } from '../../src/collection/cost.js'
+import { createWebhook } from '../../src/webhooks/webhooks.js'
+import { SecretBox } from '../../src/security/secret-box.js'
 import { addTarget, fakeAdapter, getRunBody, startRun, waitForRun, type FakeCall } from './helpers.js'
 
 const TODAY = new Date().toISOString().slice(0, 10)
@@ -65,12 +67,27 @@ describe.each(testBackends)('collection runs (%s)', (backend) => {
     const w = await workspace(3)
     const a = await addTarget(ctx, w.key, { provider: 'openai', model: 'fake-a', api: 'demo', samples: 2 })
     const b = await addTarget(ctx, w.key, { provider: 'anthropic', model: 'fake-b', api: 'demo' })
+    // The workspace's webhooks hear when the run ends.
+    const webhook = await createWebhook(
+      ctx.database.db,
+      w.workspaceId,
+      { url: 'https://hooks.example.com/beacon', events: ['collection.run.completed'] },
+      SecretBox.fromSecretKey('collection-test-secret-key-0123456789abcdef'),
+    )
     const started = await startRun(ctx, w.key)
     expect(started.state).toBe('queued')
     const run = await waitForRun(ctx, w.key, started.id)
     expect(run).toMatchObject({ state: 'succeeded', planned: 9, succeeded: 9, failed: 0, duplicates: 0, skipped: 0, tokens_in: 90, errors: [] })
     expect(calls).toHaveLength(9)
     expect(await count(w.workspaceId, `run:${run.id}:`)).toBe(9)
+    const deliveries = await ctx.database.db
+      .selectFrom('webhook_delivery')
+      .select(['event', 'payload'])
+      .where('workspace_id', '=', w.workspaceId)
+      .where('webhook_id', '=', webhook.id)
+      .execute()
+    expect(deliveries.map((d) => d.event)).toEqual(['collection.run.completed'])
+    expect(JSON.parse(deliveries[0].payload).data.run).toMatchObject({ id: run.id, state: 'succeeded', succeeded: 9 })
     const stored = await ctx.database.db.selectFrom('response').select(['external_id', 'provider', 'model']).where('workspace_id', '=', w.workspaceId).execute()
     expect(new Set(stored.map((r) => r.external_id)).size).toBe(9)
     expect(stored.filter((r) => r.provider === 'openai' && r.model === 'fake-a')).toHaveLength(6)

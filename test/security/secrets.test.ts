@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { buildApp } from '../../src/app.js'
 import { generateApiKey } from '../../src/auth/api-keys.js'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { webhookDeliveryTask } from '../../src/webhooks/delivery-task.js'
 
 describe.each(testBackends)('secrets (%s)', (backend) => {
   let ctx: TestContext
@@ -105,6 +106,42 @@ describe.each(testBackends)('secrets (%s)', (backend) => {
       expect(log).toContain('"url":"/api/v1/brands/[redacted]"')
       expect(log).toContain('"url":"/api/v1/responses?prompt_id=[redacted]"')
       expect(log).not.toContain(key.slice(4, 34))
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('never writes webhook secrets to the logs: not at creation, listing, test sends nor failed deliveries', async () => {
+    const lines: string[] = []
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const config = { ...ctx.config, secretKey: 'secrets-test-key-0123456789abcdefghijklmnop', webhookAllowPrivate: true }
+    const app = await buildApp({ config, database: ctx.database, logger: { level: 'trace', stream } })
+    try {
+      const { key, workspaceId } = await ctx.tenant()
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+      // Port 1 on loopback: nothing listens, so the attempt fails and is logged.
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers,
+        payload: JSON.stringify({ url: 'http://127.0.0.1:1/hook', events: ['visibility.changed'] }),
+      })
+      expect(created.statusCode).toBe(201)
+      const { id, secret } = created.json().data as { id: string; secret: string }
+      await app.inject({ url: '/api/v1/webhooks', headers })
+      const sent = await app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: { authorization: `Bearer ${key}` } })
+      const task = webhookDeliveryTask({ secretKey: config.secretKey, timeoutMs: 2000, retrySchedule: [], allowPrivate: true, log: app.log })
+      const data = { workspaceId, deliveryId: sent.json().data.delivery_id as string, attempt: 1 }
+      await task.handle({ id: 'x', type: 'webhook_delivery', data, db: ctx.database.db, retryCount: 0, retryLimit: 0, stopping: false, tasks: { send: async () => null } })
+      const log = lines.join('')
+      expect(log).toContain('webhook delivery attempt failed')
+      for (const part of [secret, secret.slice('whsec_'.length), secret.slice(10, 40)]) expect(log).not.toContain(part)
+      expect(log).not.toContain('webhook-signature')
     } finally {
       await app.close()
     }

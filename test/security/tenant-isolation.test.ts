@@ -7,6 +7,8 @@ import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
 import { DEMO_TARGET_ID, seedDemo } from '../../src/demo/seed-demo.js'
 import { createRun } from '../../src/collection/runs.js'
 import { putCredential } from '../../src/collection/credentials.js'
+import { SecretBox } from '../../src/security/secret-box.js'
+import { createWebhook } from '../../src/webhooks/webhooks.js'
 
 const TODAY = new Date().toISOString().slice(0, 10)
 
@@ -39,7 +41,18 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
       target_id: DEMO_TARGET_ID,
       run_id: runId,
     })
-    bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro', DEMO_TARGET_ID, runId, 'b-only-credential', '9876']
+    const webhook = await createWebhook(
+      ctx.database.db,
+      demo.workspaceId,
+      { url: 'https://hooks.workspace-b.example/beacon', events: ['visibility.changed'] },
+      SecretBox.fromSecretKey('tenant-isolation-test-key-0123456789abcdef'),
+    )
+    Object.assign(b, { webhook_id: webhook.id })
+    bSecrets = [
+      ...[brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro'],
+      ...[DEMO_TARGET_ID, runId, 'b-only-credential', '9876'],
+      ...[webhook.id, 'workspace-b.example', webhook.secret],
+    ]
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())

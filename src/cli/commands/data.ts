@@ -282,5 +282,7 @@ export function demoLines(result: Awaited<ReturnType<typeof seedDemo>>, url: str
     `Demo workspace ${result.refreshed ? 'built' : 'up to date'}: ${result.brands} brands, ${result.prompts} prompts, ${result.responses} responses, ${result.observations} AI overviews (${result.seconds} s)`,
     `Demo API key (all scopes, premium): ${result.key}`,
     `Try: curl -H "Authorization: Bearer ${result.key}" ${base}/api/v1/filters`,
+    // The fragment never reaches the server or its logs; the dashboard moves it to session storage.
+    ...(url ? [`Dashboard: ${url}/#key=${result.key}`] : []),
   ]
 }

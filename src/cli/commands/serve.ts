@@ -5,6 +5,7 @@ import { withDatabase } from '../context.js'
 import { migrateToLatest } from '../../db/migrate.js'
 import type { DatabaseHandle } from '../../db/database.js'
 import { createOutput, UsageError, type Output } from '../output.js'
+import { ensureDashboardBuilt } from '../../web/ensure-built.js'
 
 export interface ServeOptions {
   port?: string
@@ -34,6 +35,7 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
         config.port = Number(options.port)
       }
       if (options.host !== undefined) config.host = options.host
+      ensureDashboardBuilt(out.info)
       let demo: DemoAnnouncement | undefined
       const server = await startServer(config, {
         beforeListen: async (database) => {

@@ -62,6 +62,8 @@ export interface AioAnswer {
   citations: ProviderCitation[]
   latencyMs: number
   raw: unknown
+  /** billed SERP requests made for this observation (SerpApi's page_token follow-up is a second one); 1 when absent */
+  requests?: number
 }
 
 export type ProviderErrorKind =

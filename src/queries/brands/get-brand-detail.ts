@@ -13,6 +13,7 @@ import { responseFilterConditions, type AnalyticsFilters } from '../analytics-fi
 import { dayConditions, rollupConditions, rollupTables, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
+import { visibilityChange, visibilityCi, type PeriodChange, type VisibilityInterval } from '../uncertainty.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
 export interface PeriodMetrics {
@@ -23,6 +24,9 @@ export interface PeriodMetrics {
   share_of_voice: number
   response_count: number
   responses_mentioning: number
+  /** DESIGN §17: the interval of visibility_score and its sample size */
+  visibility_ci: VisibilityInterval | null
+  responses: number
 }
 
 export interface ProviderMetrics {
@@ -32,6 +36,7 @@ export interface ProviderMetrics {
   sentiment_avg: number
   position_avg: number
   response_count: number
+  visibility_ci: VisibilityInterval | null
 }
 
 export interface BrandDetail {
@@ -39,10 +44,10 @@ export interface BrandDetail {
   period: DateRange
   metrics: PeriodMetrics
   previous_period: DateRange & { metrics: PeriodMetrics }
-  change: Pick<PeriodMetrics, 'visibility_score' | 'mention_count' | 'sentiment_avg' | 'position_avg' | 'share_of_voice'>
+  change: Pick<PeriodMetrics, 'visibility_score' | 'mention_count' | 'sentiment_avg' | 'position_avg' | 'share_of_voice'> & { visibility_test: PeriodChange }
   by_provider: ProviderMetrics[]
   daily_trend: { date: string; visibility_score: number; mention_count: number }[]
-  top_prompts: { prompt_id: string; text: string; visibility_score: number; mention_count: number; response_count: number }[]
+  top_prompts: { prompt_id: string; text: string; visibility_score: number; visibility_ci: VisibilityInterval | null; mention_count: number; response_count: number }[]
   top_sources: { domain: string; citation_count: number }[]
 }
 
@@ -79,6 +84,8 @@ function periodMetrics(t: Tally): PeriodMetrics {
     share_of_voice: percentage(t.occurrences, t.allOccurrences),
     response_count: t.responses,
     responses_mentioning: t.mentioning,
+    visibility_ci: visibilityCi(t.mentioning, t.responses),
+    responses: t.responses,
   }
 }
 
@@ -257,13 +264,14 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
     position_avg: roundPosition(metrics.position_avg - previousMetrics.position_avg),
     share_of_voice: roundScore(metrics.share_of_voice - previousMetrics.share_of_voice),
   }
+  const visibilityTest = visibilityChange(current, before, change.visibility_score)
 
   return {
     brand: toBrandRecord(brand),
     period: filters.range,
     metrics,
     previous_period: { ...previous, metrics: previousMetrics },
-    change,
+    change: { ...change, visibility_test: visibilityTest },
     by_provider: [...byProvider.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([provider, t]) => ({
@@ -273,12 +281,14 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
         sentiment_avg: sentiment(t),
         position_avg: position(t),
         response_count: t.responses,
+        visibility_ci: visibilityCi(t.mentioning, t.responses),
       })),
     daily_trend: [...byDay.entries()].map(([date, t]) => ({ date, visibility_score: visibility(t), mention_count: t.occurrences })),
     top_prompts: topPrompts.map((row) => ({
       prompt_id: row.prompt_id,
       text: row.text,
       visibility_score: percentage(Number(row.mentioning), Number(row.responses)),
+      visibility_ci: visibilityCi(Number(row.mentioning), Number(row.responses)),
       mention_count: Number(row.occurrences),
       response_count: Number(row.responses),
     })),

@@ -9,7 +9,9 @@ import { eachDay, previousRange, rangeBounds, type DateRange } from '../../http/
 import { AppError } from '../../http/errors.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
-import { percentage, roundPosition, roundSentiment } from '../rounding.js'
+import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
+import { visibilityChange, visibilityCi, type PeriodChange, type VisibilityInterval } from '../uncertainty.js'
+import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
 
 export interface PeriodMetrics {
   response_count: number
@@ -29,6 +31,10 @@ export interface PromptDetail {
     name: string
     is_primary: boolean
     visibility_score: number
+    /** DESIGN §17: interval, sample size and the change against the previous period */
+    visibility_ci: VisibilityInterval | null
+    responses: number
+    visibility_change: PeriodChange
     mention_count: number
     share_of_voice: number
     sentiment_avg: number
@@ -119,7 +125,7 @@ export async function getPromptDetail(db: DB, workspaceId: string, promptId: str
 
   const brandList = db.selectFrom('brand').select(['id', 'name', 'is_primary']).where('workspace_id', '=', workspaceId).where('is_active', '=', true).execute()
 
-  const [byProviderDay, byBrandProvider, current, currentMentions, before, beforeMentions, sources, brands] = await Promise.all([
+  const [byProviderDay, byBrandProvider, current, currentMentions, before, beforeMentions, sources, brands, beforeByBrand] = await Promise.all([
     responsesByProviderDay,
     mentionsByBrandProvider,
     responseTotals(filters),
@@ -128,6 +134,7 @@ export async function getPromptDetail(db: DB, workspaceId: string, promptId: str
     mentionTotals(previous),
     topSources,
     brandList,
+    countPromptBrandMentions(db, workspaceId, promptId, previous),
   ])
 
   const providerResponses = new Map<string, number>()
@@ -171,11 +178,21 @@ export async function getPromptDetail(db: DB, workspaceId: string, promptId: str
   const brandRows = brands
     .map((brand) => {
       const s = sums.get(brand.id)
+      const mentioning = s?.responses ?? 0
+      const mentioningBefore = beforeByBrand.get(brand.id) ?? 0
+      const visibility = percentage(mentioning, now.response_count)
       return {
         brand_id: brand.id,
         name: brand.name,
         is_primary: brand.is_primary,
-        visibility_score: percentage(s?.responses ?? 0, now.response_count),
+        visibility_score: visibility,
+        visibility_ci: visibilityCi(mentioning, now.response_count),
+        responses: now.response_count,
+        visibility_change: visibilityChange(
+          { mentioning, responses: now.response_count },
+          { mentioning: mentioningBefore, responses: then.response_count },
+          roundScore(visibility - percentage(mentioningBefore, then.response_count)),
+        ),
         mention_count: s?.occurrences ?? 0,
         share_of_voice: percentage(s?.occurrences ?? 0, allOccurrences),
         sentiment_avg: s && s.sentimentCount > 0 ? roundSentiment(s.sentimentSum / s.sentimentCount) : 0,

@@ -195,7 +195,7 @@ async function countDomains(db: DB, where: Expression<SqlBool>): Promise<number>
 
 // Owned = the primary brand's site; competitors = the other brands still tracked
 // (inactive or rejected brands are no longer competitors the user cares about).
-async function sourceClassifier(db: DB, workspaceId: string): Promise<(domain: string) => SourceType> {
+export async function sourceClassifier(db: DB, workspaceId: string): Promise<(domain: string) => SourceType> {
   const brands = await db
     .selectFrom('brand')
     .select(['domain', 'is_primary'])

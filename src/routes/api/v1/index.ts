@@ -22,6 +22,7 @@ import { promptsRoutes } from './prompts/index.js'
 import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
+import { webhooksRoutes } from './webhooks/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
@@ -41,8 +42,8 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
     return payload
   })
 
-  // Analytics answers are cached by (workspace data version, URL, day); exports, jobs and
-  // collection (whose state moves without a data change) are not.
+  // Analytics answers are cached by (workspace data version, URL, day); exports, jobs,
+  // webhooks and collection (whose state moves without a data change) are not.
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
@@ -51,6 +52,7 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
       request.url.startsWith('/api/v1/exports') ||
       request.url.startsWith('/api/v1/jobs') ||
       request.url.startsWith('/api/v1/collection') ||
+      request.url.startsWith('/api/v1/webhooks') ||
       !request.auth
     )
       return
@@ -95,4 +97,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(exportsRoutes)
   await app.register(jobsRoutes)
   await app.register(collectionRoutes)
+  await app.register(webhooksRoutes)
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { PeriodChangeTest, SampleSize, VisibilityCi } from '../../../../http/uncertainty-schemas.js'
 import { AnalyticsFilters, BooleanParam, Envelope, IsoDate, Page, PaginationWithNav, PerPage, ProviderName, Responses, UuidParam } from '../../../../http/schemas.js'
 
 /** Spec 2.3. */
@@ -46,6 +47,8 @@ const PeriodMetricsSchema = Type.Object(
     ...Metric,
     response_count: Type.Integer({ description: 'Responses in the period matching the filters' }),
     responses_mentioning: Type.Integer({ description: 'Of those, responses mentioning the brand' }),
+    visibility_ci: VisibilityCi,
+    responses: SampleSize,
   },
   { additionalProperties: false },
 )
@@ -66,8 +69,9 @@ export const BrandDetailSchema = Type.Object(
         sentiment_avg: Metric.sentiment_avg,
         position_avg: Metric.position_avg,
         share_of_voice: Metric.share_of_voice,
+        visibility_test: PeriodChangeTest,
       },
-      { additionalProperties: false, description: 'metrics minus previous_period.metrics, as shown (rounded like the field)' },
+      { additionalProperties: false, description: 'metrics minus previous_period.metrics, as shown (rounded like the field), and whether the visibility change is significant' },
     ),
     by_provider: Type.Array(
       Type.Object(
@@ -78,6 +82,7 @@ export const BrandDetailSchema = Type.Object(
           sentiment_avg: Metric.sentiment_avg,
           position_avg: Metric.position_avg,
           response_count: Type.Integer(),
+          visibility_ci: VisibilityCi,
         },
         { additionalProperties: false },
       ),
@@ -92,6 +97,7 @@ export const BrandDetailSchema = Type.Object(
           prompt_id: Type.String({ format: 'uuid' }),
           text: Type.String(),
           visibility_score: Metric.visibility_score,
+          visibility_ci: VisibilityCi,
           mention_count: Metric.mention_count,
           response_count: Type.Integer(),
         },

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { PeriodChangeTest, SampleSize, VisibilityCi } from '../../../../http/uncertainty-schemas.js'
 import { AnalyticsFilters, Envelope, IsoDate, IsoDateTime, Page, PaginationPlain, Responses, UuidParam } from '../../../../http/schemas.js'
 
 // No default here on purpose: an absent per_page means "every prompt on one page" (DESIGN §4).
@@ -81,6 +82,9 @@ const PromptDetail = Type.Object(
           name: Type.String(),
           is_primary: Type.Boolean(),
           visibility_score: Type.Number({ description: '0-100: responses to this prompt mentioning the brand / response_count' }),
+          visibility_ci: VisibilityCi,
+          responses: SampleSize,
+          visibility_change: PeriodChangeTest,
           mention_count: Type.Integer({ description: 'Occurrences of the brand over those responses' }),
           share_of_voice: Type.Number({ description: '0-100: the brand’s mentions / all active brands’ mentions' }),
           sentiment_avg: Type.Number(),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
-import { AnalyticsFilters, BooleanParam, Envelope, IsoDateTime, Page, PaginationMinimal, PerPage, Responses } from '../../../../http/schemas.js'
+import { AnalyticsFilters, BooleanParam, Envelope, IsoDateTime, Page, PaginationMinimal, PerPage, Responses, UuidParam } from '../../../../http/schemas.js'
+import { SOURCE_TYPES } from '../sources/schemas.js'
 
 export const RESPONSES_PER_PAGE = 20
 
@@ -30,4 +31,60 @@ export const getResponsesSchema = {
   tags: ['analytics'],
   querystring: ResponsesQuery,
   response: Responses(Envelope(Type.Object({ responses: Type.Array(ResponseRecord), pagination: PaginationMinimal }, { additionalProperties: false }), { message: false })),
+}
+
+const Span = Type.Object(
+  {
+    start: Type.Integer({ minimum: 0, description: 'UTF-16 code unit offset into content (inclusive)' }),
+    end: Type.Integer({ minimum: 0, description: 'UTF-16 code unit offset into content (exclusive)' }),
+  },
+  { additionalProperties: false },
+)
+
+const ResponseDetail = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    prompt_id: Type.String({ format: 'uuid' }),
+    prompt: Type.String({ description: 'The prompt template text' }),
+    provider: Type.String(),
+    model: Type.String(),
+    content: Type.String({ description: 'The full answer' }),
+    created_at: IsoDateTime,
+    sentiment: Type.Union([Type.Number(), Type.Null()], { description: 'Sentiment of the whole answer, -1..1 (3 decimals); null for an empty answer' }),
+    mentions: Type.Array(
+      Type.Object(
+        {
+          brand_id: Type.String({ format: 'uuid' }),
+          name: Type.String(),
+          occurrences: Type.Integer(),
+          position: Type.Integer({ description: '1 = named first' }),
+          sentiment: Type.Union([Type.Number(), Type.Null()]),
+          spans: Type.Array(Span, { description: 'Where the brand is named, from the same matcher as analysis' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Brands named in the answer, by position' },
+    ),
+    citations: Type.Array(
+      Type.Object(
+        {
+          url: Type.String(),
+          domain: Type.String(),
+          title: Type.String(),
+          source_type: Type.Enum([...SOURCE_TYPES]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const getResponseSchema = {
+  summary: 'One stored AI response in full',
+  description:
+    'An extension (DESIGN §15): the full answer with its prompt, the brands it mentions with their spans (UTF-16 offsets into content) and its citations with source types. An id of another workspace is 404.',
+  tags: ['analytics'],
+  params: Type.Object({ response_id: UuidParam('Response id (see GET /api/v1/responses)') }, { additionalProperties: false }),
+  response: Responses(Envelope(ResponseDetail, { message: false })),
 }

@@ -1,0 +1,63 @@
+// Emitting an event: one delivery per active webhook of the workspace that subscribes to
+// it, each with its first attempt queued as a task. Given the caller's transaction, the
+// deliveries and their tasks exist only once the caller's write commits (a rolled-back run
+// notifies nobody).
+import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
+import type { DB } from '../db/database.js'
+import { newId } from '../db/ids.js'
+import { inTransaction, setScope } from '../db/tenant-scope.js'
+import type { TaskSender } from '../jobs/index.js'
+import { WEBHOOK_DELIVERY, type WebhookEvent, type WebhookEventData } from './events.js'
+
+/** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */
+export interface DeliveryTaskData {
+  workspaceId: string
+  deliveryId: string
+  /** 1 for the first attempt */
+  attempt: number
+}
+
+/** A fixed task id per delivery and attempt: queuing the same attempt twice queues it once. */
+export function attemptTaskId(deliveryId: string, attempt: number): string {
+  const hex = createHash('sha256').update(`webhook-attempt:${deliveryId}:${attempt}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+/** The body every attempt of the delivery sends (Standard Webhooks: type, timestamp, data). */
+export const webhookPayload = (type: string, data: object, now: Date = new Date()) => JSON.stringify({ type, timestamp: now.toISOString(), data })
+
+/** Records one delivery of `type` for one webhook and queues its first attempt; `db` is a transaction scoped to the workspace. */
+export async function queueDelivery(db: DB, workspaceId: string, webhookId: string, type: string, data: object, tasks: TaskSender): Promise<string> {
+  const id = newId()
+  await db
+    .insertInto('webhook_delivery')
+    .values({ workspace_id: workspaceId, id, webhook_id: webhookId, event: type, payload: webhookPayload(type, data), next_attempt_at: new Date() })
+    .execute()
+  const task: DeliveryTaskData = { workspaceId, deliveryId: id, attempt: 1 }
+  await tasks.send(WEBHOOK_DELIVERY, task, { db, id: attemptTaskId(id, 1) })
+  return id
+}
+
+/**
+ * Notifies the workspace's webhooks subscribed to `event`: returns the ids of the
+ * deliveries queued (none when nothing subscribes). `db` may be the caller's transaction
+ * (recommended: the deliveries then commit with the caller's write); otherwise one is opened.
+ */
+export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspaceId: string, event: E, data: WebhookEventData[E], tasks: TaskSender): Promise<string[]> {
+  return inTransaction(db, async (trx) => {
+    // Row-level security: a job's connection names the workspace (a request's already does).
+    await setScope(trx, 'app.workspace_id', workspaceId)
+    const webhooks = await trx
+      .selectFrom('webhook')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('active', '=', true)
+      .where(sql<boolean>`${event} = any(events)`)
+      .orderBy('id')
+      .execute()
+    const ids: string[] = []
+    for (const webhook of webhooks) ids.push(await queueDelivery(trx, workspaceId, webhook.id, event, data, tasks))
+    return ids
+  })
+}

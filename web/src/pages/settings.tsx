@@ -1,0 +1,257 @@
+// Settings for brands and prompts. A change that alters analysis answers at once and queues
+// a re-analysis of stored history; its progress is shown until it ends.
+import { useState, type FormEvent } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { apiRequest, type Brand, type FilterValues, type Pagination, type PromptRow } from '../lib/api'
+import { useApi, useSession } from '../lib/session'
+import { usePage } from '../lib/use-filters'
+import { Badge, ErrorBox, Link, Loading, Pager, QueryView, Section } from '../components/ui'
+import { JobProgress } from '../components/job-progress'
+
+const PER_PAGE = 50
+
+export const splitList = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ),
+]
+
+export default function Settings({ tab }: { tab: string; sub: string | null }) {
+  return (
+    <>
+      <h1>Settings</h1>
+      <nav className="tabs" aria-label="Settings">
+        <Link to="/settings/brands" aria-current={tab === 'brands' ? 'page' : undefined}>
+          Brands
+        </Link>
+        <Link to="/settings/prompts" aria-current={tab === 'prompts' ? 'page' : undefined}>
+          Prompts
+        </Link>
+        <Link to="/collection">Collection targets</Link>
+      </nav>
+      {tab === 'prompts' ? <PromptSettings /> : <BrandSettings />}
+    </>
+  )
+}
+
+/** Runs a write and keeps the job it queued (if any) and its error. */
+function useWrite() {
+  const { key } = useSession()
+  const client = useQueryClient()
+  const [job, setJob] = useState<string | null>(null)
+  const [error, setError] = useState<Error | null>(null)
+  const [saved, setSaved] = useState<string | null>(null)
+  const write = async (method: string, path: string, body: unknown, done: string): Promise<boolean> => {
+    setError(null)
+    setSaved(null)
+    try {
+      const result = await apiRequest(key, path, { method, body })
+      if (result.job) setJob(result.job.id)
+      setSaved(done)
+      await client.invalidateQueries()
+      return true
+    } catch (e) {
+      setError(e as Error)
+      return false
+    }
+  }
+  const status = (
+    <div aria-live="polite">
+      {saved && <p className="saved">{saved}</p>}
+      {error && <ErrorBox error={error} />}
+      {job && <JobProgress key={job} id={job} />}
+    </div>
+  )
+  return { write, status }
+}
+
+function BrandSettings() {
+  const page = usePage()
+  const list = useApi<{ competitors: Brand[]; pagination: Pagination }>('/brands', new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) }))
+  const { write, status } = useWrite()
+  const add = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const form = new FormData(formElement)
+    const domain = String(form.get('domain') ?? '').trim()
+    const ok = await write(
+      'POST',
+      '/brands',
+      { name: String(form.get('name') ?? '').trim(), domain: domain || null, aliases: splitList(String(form.get('aliases') ?? '')) },
+      'Brand added.',
+    )
+    if (ok) formElement.reset()
+  }
+  return (
+    <>
+      {status}
+      <Section title="Add a brand">
+        <form className="inline-form" onSubmit={(e) => void add(e)}>
+          <label>
+            Name
+            <input name="name" required maxLength={200} />
+          </label>
+          <label>
+            Domain
+            <input name="domain" placeholder="acme.com" maxLength={253} />
+          </label>
+          <label>
+            Aliases (comma-separated)
+            <input name="aliases" placeholder="Acme Inc, ACME" />
+          </label>
+          <button type="submit">Add brand</button>
+        </form>
+      </Section>
+      <QueryView query={list}>
+        {(data) => (
+          <Section title="Brands">
+            <ul className="edit-list" data-testid="brand-settings">
+              {data.competitors.map((b) => (
+                <BrandRow key={b.id} brand={b} write={write} />
+              ))}
+            </ul>
+            <Pager page={page} perPage={PER_PAGE} total={data.pagination.total_items} />
+          </Section>
+        )}
+      </QueryView>
+    </>
+  )
+}
+
+function BrandRow({ brand, write }: { brand: Brand; write: ReturnType<typeof useWrite>['write'] }) {
+  const [domain, setDomain] = useState(brand.domain ?? '')
+  const [aliases, setAliases] = useState((brand.aliases ?? []).join(', '))
+  const id = `brand-${brand.id}`
+  const save = (event: FormEvent) => {
+    event.preventDefault()
+    const body: Record<string, unknown> = { domain: domain.trim() || null }
+    // The spec's brand list does not carry aliases: only send them when the user typed some or they were shown.
+    if (brand.aliases !== undefined || aliases.trim()) body.aliases = splitList(aliases)
+    void write('PATCH', `/brands/${brand.id}`, body, `${brand.name} saved.`)
+  }
+  return (
+    <li>
+      <form onSubmit={save} aria-labelledby={id} className="inline-form">
+        <strong id={id}>{brand.name}</strong>
+        {brand.is_primary && <Badge tone="owned">your brand</Badge>}
+        {!brand.is_active && <Badge tone="muted">inactive</Badge>}
+        {brand.discovery_status && brand.discovery_status !== 'confirmed' && <Badge tone="suggested">{brand.discovery_status}</Badge>}
+        <label>
+          Domain
+          <input value={domain} onChange={(e) => setDomain(e.target.value)} maxLength={253} />
+        </label>
+        <label>
+          {brand.aliases === undefined ? 'Replace aliases (comma-separated)' : 'Aliases'}
+          <input value={aliases} onChange={(e) => setAliases(e.target.value)} placeholder={brand.aliases === undefined ? 'new list replaces the current one' : ''} />
+        </label>
+        <button type="submit">Save</button>
+        {brand.discovery_status === 'suggested' ? (
+          <>
+            <button
+              type="button"
+              onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'confirmed', is_active: true }, `${brand.name} confirmed and tracked.`)}
+            >
+              Confirm
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'rejected', is_active: false }, `${brand.name} rejected.`)}
+            >
+              Reject
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            onClick={() => void write('PATCH', `/brands/${brand.id}`, { is_active: !brand.is_active }, `${brand.name} ${brand.is_active ? 'deactivated' : 'activated'}.`)}
+          >
+            {brand.is_active ? 'Deactivate' : 'Activate'}
+          </button>
+        )}
+      </form>
+    </li>
+  )
+}
+
+function PromptSettings() {
+  const values = useApi<FilterValues>('/filters')
+  const brandId = values.data?.brands[0]?.id
+  // Without per_page the route returns every prompt (DESIGN §4); it needs some brand for its performance column.
+  const list = useApi<{ prompts: PromptRow[] }>(brandId ? '/prompts' : null, brandId ? new URLSearchParams({ brand_id: brandId }) : undefined)
+  const { write, status } = useWrite()
+  const add = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const form = new FormData(formElement)
+    const ok = await write('POST', '/prompts', { text: String(form.get('text') ?? '').trim(), tags: splitList(String(form.get('tags') ?? '')) }, 'Prompt added.')
+    if (ok) formElement.reset()
+  }
+  if (values.isPending) return <Loading />
+  return (
+    <>
+      {status}
+      <Section title="Add a prompt">
+        <form className="inline-form" onSubmit={(e) => void add(e)}>
+          <label className="grow">
+            Question
+            <input name="text" required maxLength={10000} />
+          </label>
+          <label>
+            Tags (comma-separated)
+            <input name="tags" />
+          </label>
+          <button type="submit">Add prompt</button>
+        </form>
+      </Section>
+      {!brandId ? (
+        <p className="state empty">Add a brand first: prompts are listed with a brand&apos;s performance.</p>
+      ) : (
+        <QueryView query={list}>
+          {(data) => (
+            <Section title="Prompts">
+              <ul className="edit-list" data-testid="prompt-settings">
+                {data.prompts.map((p) => (
+                  <PromptRowEditor key={p.id} prompt={p} write={write} />
+                ))}
+              </ul>
+            </Section>
+          )}
+        </QueryView>
+      )}
+    </>
+  )
+}
+
+function PromptRowEditor({ prompt, write }: { prompt: PromptRow; write: ReturnType<typeof useWrite>['write'] }) {
+  const [text, setText] = useState(prompt.text)
+  const [tags, setTags] = useState(prompt.tags.join(', '))
+  const save = (event: FormEvent) => {
+    event.preventDefault()
+    void write('PATCH', `/prompts/${prompt.id}`, { text: text.trim(), tags: splitList(tags) }, 'Prompt saved.')
+  }
+  return (
+    <li>
+      <form onSubmit={save} className="inline-form" aria-label={`Prompt: ${prompt.text}`}>
+        <label className="grow">
+          Question
+          <input value={text} onChange={(e) => setText(e.target.value)} required maxLength={10000} />
+        </label>
+        <label>
+          Tags
+          <input value={tags} onChange={(e) => setTags(e.target.value)} />
+        </label>
+        <button type="submit">Save</button>
+        <button
+          type="button"
+          onClick={() => void write('PATCH', `/prompts/${prompt.id}`, { is_active: !prompt.is_active }, `Prompt ${prompt.is_active ? 'deactivated' : 'activated'}.`)}
+        >
+          {prompt.is_active ? 'Deactivate' : 'Activate'}
+        </button>
+      </form>
+    </li>
+  )
+}
