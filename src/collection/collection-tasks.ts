@@ -74,7 +74,7 @@ const BACKOFF_MAX_MS = 5 * 60_000
 
 /** Exponential backoff with jitter, never sooner than the provider's Retry-After. */
 export function retryDelayMs(attempt: number, retryAfterMs: number | undefined): number {
-  const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt) * (0.75 + Math.random() * 0.5)
+  const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt * (0.75 + Math.random() * 0.5))
   return Math.max(retryAfterMs ?? 0, backoff)
 }
 
