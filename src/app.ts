@@ -17,6 +17,8 @@ import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
 import { canUseAppRole } from './db/tenant-scope.js'
 import { startJobs, type JobRuntime } from './jobs/index.js'
+import { checkStoredCredentials } from './collection/credentials.js'
+import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
@@ -142,11 +144,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const routeCatalog = RouteCatalog.attach(app)
   app.decorate('config', config)
   app.decorate('database', database)
+  // Stored provider keys need the BEACON_SECRET_KEY they were sealed with: refuse to start
+  // without it rather than fail every collection request later.
+  await checkStoredCredentials(database.db, config.secretKey)
   const jobs = options.jobs ?? (await startJobs(config, database, { log: app.log }))
   app.decorate('jobs', jobs)
+  // Collection schedules fire where jobs run.
+  const scheduler = config.jobsWorker ? startScheduler(database.db, jobs.tasks, { log: app.log }) : undefined
   // Closing the app lets a running job finish its batch and stops the worker, before the
   // caller closes the database.
-  app.addHook('onClose', async () => jobs.stop())
+  app.addHook('onClose', async () => {
+    await scheduler?.stop()
+    await jobs.stop()
+  })
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id)

@@ -41,6 +41,22 @@ export interface Config {
   jobsLostAfterSeconds: number
   /** BEACON_SECRET_KEY: encrypts stored provider keys and webhook secrets (src/security/secret-box.ts); unset = such secrets cannot be stored */
   secretKey: string | undefined
+  /** collection: USD a workspace may spend on provider requests per UTC day (estimate checked before each request) */
+  collectionDailyBudgetUsd: number
+  /** collection: requests in flight at once per provider, per instance */
+  collectionConcurrency: number
+  /** collection: requests started per minute per provider, per instance */
+  collectionRequestsPerMinute: number
+  /** collection: answer tasks this instance runs at once, across providers (each also within its provider's caps) */
+  collectionWorkers: number
+  /** collection: one provider request (including its own web search), ms */
+  collectionTimeoutMs: number
+  /** collection: attempts per answer (429, 5xx, timeouts, network errors are retried) */
+  collectionMaxAttempts: number
+  /** collection: a running answer task older than this is presumed lost with its process and run again, seconds */
+  collectionTaskExpireSeconds: number
+  /** the demo provider's simulated latency, ms */
+  demoLatencyMs: number
   /** WEBHOOK_ALLOW_PRIVATE: webhooks may target private, loopback and unique-local addresses (never link-local or cloud metadata) */
   webhookAllowPrivate: boolean
   /** WEBHOOK_TIMEOUT_SECONDS: one delivery attempt's whole request, ms */
@@ -55,6 +71,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`)
+  const value = Number(raw.trim())
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function decimal(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${name} must be a number between ${min} and ${max} (e.g. 5 or 2.50), got "${raw}"`)
   const value = Number(raw.trim())
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
   return value
@@ -115,6 +140,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),
     jobsLostAfterSeconds: integer(env, 'JOBS_LOST_AFTER_SECONDS', 60, 3, 86_400),
     secretKey: env.BEACON_SECRET_KEY?.trim() || undefined,
+    collectionDailyBudgetUsd: decimal(env, 'COLLECTION_DAILY_BUDGET_USD', 10, 0, 1_000_000),
+    collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 4, 1, 256),
+    collectionRequestsPerMinute: integer(env, 'COLLECTION_REQUESTS_PER_MINUTE', 120, 1, 1_000_000),
+    collectionWorkers: integer(env, 'COLLECTION_WORKERS', 8, 1, 64),
+    collectionTimeoutMs: integer(env, 'COLLECTION_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
+    collectionMaxAttempts: integer(env, 'COLLECTION_MAX_ATTEMPTS', 4, 1, 20),
+    collectionTaskExpireSeconds: integer(env, 'COLLECTION_TASK_EXPIRE_SECONDS', 15 * 60, 5, 86_400),
+    demoLatencyMs: integer(env, 'BEACON_DEMO_LATENCY_MS', 300, 0, 60_000),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),

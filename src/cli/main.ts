@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import { demoLines, registerDataCommands, runDemoSeed } from './commands/data.js'
 import { registerKeyCommands } from './commands/key.js'
+import { registerCollectCommands } from './commands/collect.js'
 import { registerMcpCommand } from './commands/mcp.js'
 import { registerRollupCommands } from './commands/rollups.js'
 import { registerServeCommands } from './commands/serve.js'
@@ -24,6 +25,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   registerKeyCommands(program)
   registerDataCommands(program)
   registerRollupCommands(program)
+  registerCollectCommands(program)
   registerMcpCommand(program)
   // Subcommands inherit exitOverride so argument errors reach our handler (exit 2).
   const override = (command: Command) => {

@@ -11,6 +11,7 @@ import * as coveringCitationDomainIndex from './migrations/0010-covering-citatio
 import type { DB } from './database.js'
 import * as backgroundJobs from './migrations/0011-background-jobs.js'
 import * as jobHeartbeat from './migrations/0012-job-heartbeat.js'
+import * as collection from './migrations/0013-collection.js'
 import * as webhooks from './migrations/0014-webhooks.js'
 import * as brandDiscovery from './migrations/0015-brand-discovery.js'
 import { grantAppRole } from './tenant-scope.js'
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-covering-citation-domain-index': coveringCitationDomainIndex,
   '0011-background-jobs': backgroundJobs,
   '0012-job-heartbeat': jobHeartbeat,
+  '0013-collection': collection,
   '0014-webhooks': webhooks,
   '0015-brand-discovery': brandDiscovery,
 }

@@ -225,6 +225,106 @@ export interface JobTable {
   heartbeat_at: Timestamp | null
 }
 
+// Collection (migration 0013, DESIGN §14).
+export type TargetKind = 'answer' | 'aio'
+export type TargetApi = 'native' | 'openai_compatible' | 'demo'
+export type RunTrigger = 'manual' | 'schedule'
+export type AnswerOutcome = 'succeeded' | 'failed' | 'duplicate' | 'skipped'
+
+export interface CollectionTargetTable {
+  workspace_id: string
+  id: string
+  kind: Generated<TargetKind>
+  provider: string | null
+  model: string | null
+  api: TargetApi | null
+  base_url: string | null
+  web_search: Generated<boolean>
+  serp: 'serpapi' | 'dataforseo' | null
+  locale: string | null
+  samples: Generated<number>
+  schedule: Generated<string>
+  timezone: Generated<string>
+  enabled: Generated<boolean>
+  /** name of a collection_credential; null: the provider's environment variable */
+  credential: string | null
+  flagged: Generated<boolean>
+  /** the provider error that flagged the target (unauthorized, forbidden) */
+  flag_code: string | null
+  flag_reason: string | null
+  flagged_at: Timestamp | null
+  /** the latest schedule slot claimed (a run was created for it) */
+  last_scheduled_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export interface CollectionCredentialTable {
+  workspace_id: string
+  name: string
+  provider: string
+  /** SecretBox.seal(api_key, `credential:<workspace>:<name>`) */
+  sealed: string
+  last_four: string
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export interface CollectionRunTable {
+  workspace_id: string
+  id: string
+  state: Generated<JobState>
+  trigger: Generated<RunTrigger>
+  target_ids: string[] | null
+  prompt_ids: string[] | null
+  planned: Generated<number>
+  planned_at: Timestamp | null
+  succeeded: Generated<number>
+  failed: Generated<number>
+  duplicates: Generated<number>
+  skipped: Generated<number>
+  tokens_in: ColumnType<string | number, number | undefined, number>
+  tokens_out: ColumnType<string | number, number | undefined, number>
+  /** numeric: pg returns it as a string */
+  cost_usd: ColumnType<string | number, number | undefined, number>
+  created_at: CreatedAt
+  started_at: Timestamp | null
+  finished_at: Timestamp | null
+}
+
+export interface CollectionRunErrorTable {
+  workspace_id: string
+  run_id: string
+  target_id: string
+  code: string
+  message: string
+  count: Generated<number>
+}
+
+export interface CollectionAnswerTable {
+  workspace_id: string
+  external_id: string
+  run_id: string
+  target_id: string
+  prompt_id: string
+  sample: number
+  outcome: AnswerOutcome
+  model_served: string | null
+  tokens_in: number | null
+  tokens_out: number | null
+  web_search_calls: number | null
+  cost_usd: ColumnType<string | number | null, number | null | undefined, number | null>
+  latency_ms: number | null
+  raw: ColumnType<unknown, string | null | undefined, string | null> | null
+  created_at: CreatedAt
+}
+
+export interface CollectionSpendTable {
+  workspace_id: string
+  day: string
+  usd: ColumnType<string | number, number | undefined, number>
+}
+
 export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed'
 
 /** A workspace's webhook subscription; the signing secret is sealed with SecretBox (migration 0014). */
@@ -296,6 +396,12 @@ export interface Database {
   aio_appearance: AioAppearanceTable
   export_log: ExportLogTable
   job: JobTable
+  collection_target: CollectionTargetTable
+  collection_credential: CollectionCredentialTable
+  collection_run: CollectionRunTable
+  collection_run_error: CollectionRunErrorTable
+  collection_answer: CollectionAnswerTable
+  collection_spend: CollectionSpendTable
   webhook: WebhookTable
   webhook_delivery: WebhookDeliveryTable
   webhook_attempt: WebhookAttemptTable

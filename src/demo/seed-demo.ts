@@ -16,6 +16,7 @@ import { DEMO_WORKSPACE_NAME, generateDemoDataset, type DemoDataset } from './ge
 const NAMESPACE = '5b0c1a52-7d59-4c43-9a8e-2f4f6c1d3e7a'
 export const DEMO_WORKSPACE_ID = uuidv5('beacon-demo-workspace', NAMESPACE)
 const demoId = (kind: string, key: string) => uuidv5(`${kind}:${key}`, NAMESPACE)
+export const DEMO_TARGET_ID = demoId('collection-target', 'openai-demo')
 
 export interface DemoSeedResult {
   workspaceId: string
@@ -117,6 +118,14 @@ export async function seedDemo(
       options.onProgress?.(done, total)
     }
   }
+
+  // A demo collection target (api "demo": answers from the demo composer, no network), so
+  // `beacon collect --workspace "${DEMO_WORKSPACE_NAME}"` works without a provider key.
+  await db
+    .insertInto('collection_target')
+    .values({ workspace_id: DEMO_WORKSPACE_ID, id: DEMO_TARGET_ID, kind: 'answer', provider: 'openai', model: 'gpt-4o-mini', api: 'demo', samples: 1, last_scheduled_at: clock() })
+    .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
+    .execute()
 
   // A fresh key each start; earlier demo keys are revoked so they don't pile up.
   await db.updateTable('api_key').set({ revoked_at: clock() }).where('workspace_id', '=', DEMO_WORKSPACE_ID).where('name', '=', 'demo').where('revoked_at', 'is', null).execute()

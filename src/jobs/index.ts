@@ -4,6 +4,8 @@ import type { DatabaseHandle } from '../db/database.js'
 import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
 import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
+import { collectionTasks, type CollectionSettings } from '../collection/collection-tasks.js'
+import { setDemoLatency } from '../collection/adapter-resolver.js'
 import { WEBHOOK_DELIVERY } from '../webhooks/events.js'
 import { webhookDeliveryTask } from '../webhooks/delivery-task.js'
 import { DISCOVERY, discoveryJob } from './discovery-job.js'
@@ -22,12 +24,14 @@ const PGLITE_REANALYSIS_BATCH = 100
 export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
 
 export async function startJobs(
-  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads'> &
+  config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> &
+    CollectionSettings &
     Partial<Pick<Config, 'secretKey' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
   const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads)) : undefined
+  setDemoLatency(config.demoLatencyMs)
   const runtime = await JobRuntime.start({
     database,
     schema: config.jobsSchema,
@@ -42,7 +46,9 @@ export async function startJobs(
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
       [DISCOVERY]: discoveryJob(),
     },
+    // Collection (DESIGN §14): planning a run and asking for each answer; webhook deliveries.
     tasks: options.tasks ?? {
+      ...collectionTasks(config),
       [WEBHOOK_DELIVERY]: webhookDeliveryTask({
         secretKey: config.secretKey,
         allowPrivate: config.webhookAllowPrivate ?? false,

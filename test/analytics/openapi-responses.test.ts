@@ -8,7 +8,9 @@ import addFormatsModule from 'ajv-formats'
 const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module
 const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default }).default ?? addFormatsModule
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
-import { seedDemo } from '../../src/demo/seed-demo.js'
+import { DEMO_TARGET_ID, seedDemo } from '../../src/demo/seed-demo.js'
+import { createRun } from '../../src/collection/runs.js'
+import { putCredential } from '../../src/collection/credentials.js'
 import { SecretBox } from '../../src/security/secret-box.js'
 import { queueDelivery } from '../../src/webhooks/emit.js'
 import { createWebhook } from '../../src/webhooks/webhooks.js'
@@ -39,6 +41,10 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     ids.response_id = (await ctx.database.db.selectFrom('response').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()).id
     // A queued job (no worker runs in this suite) for GET /jobs/{job_id}.
     ids.job_id = (await ctx.app.jobs.enqueue(ctx.database.db, demo.workspaceId, 'reanalysis')).id
+    // Collection: the demo's target, a queued run and a stored credential.
+    ids.target_id = DEMO_TARGET_ID
+    ids.run_id = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
+    await putCredential(ctx.database.db, demo.workspaceId, 'openai-main', { provider: 'openai', api_key: 'sk-test-openapi-1234' }, 'a-test-secret-key-of-at-least-32-characters')
     // A webhook with one delivery and one logged attempt for the webhook routes.
     const webhook = await createWebhook(
       ctx.database.db,

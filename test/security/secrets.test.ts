@@ -41,6 +41,48 @@ describe.each(testBackends)('secrets (%s)', (backend) => {
     }
   })
 
+  it('never writes a stored provider credential to the logs, the answers or the database in clear', async () => {
+    const lines: string[] = []
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const app = await buildApp({ config: { ...ctx.config, secretKey: 'a-test-secret-key-of-at-least-32-characters' }, database: ctx.database, logger: { level: 'trace', stream } })
+    try {
+      const { key, workspaceId } = await ctx.tenant()
+      const providerKey = 'sk-proj-NEVERLOGGED0123456789abcdefWXYZ'
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+      const answers = [
+        await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: JSON.stringify({ provider: 'openai', api_key: providerKey }) }),
+        // Refused bodies must not echo the key either.
+        await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: JSON.stringify({ provider: 'nope', api_key: providerKey }) }),
+        await app.inject({
+          method: 'PUT',
+          url: '/api/v1/collection/credentials/main',
+          headers,
+          payload: JSON.stringify({ provider: 'openai', api_key: providerKey, extra: providerKey }),
+        }),
+        await app.inject({ method: 'PUT', url: '/api/v1/collection/credentials/main', headers, payload: `{"provider": "openai", "api_key": "${providerKey}"` }),
+        await app.inject({ method: 'GET', url: '/api/v1/collection/credentials', headers }),
+      ]
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 400, 400, 400, 200])
+      expect(answers[4].json().data).toEqual([expect.objectContaining({ name: 'main', provider: 'openai', last_four: 'WXYZ' })])
+      const secretPart = providerKey.slice(8, -4)
+      for (const answer of answers) expect(answer.body).not.toContain(secretPart)
+      const log = lines.join('')
+      expect(log.length).toBeGreaterThan(0)
+      expect(log).not.toContain(secretPart)
+      const stored = await ctx.database.db.selectFrom('collection_credential').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()
+      expect(JSON.stringify(stored)).not.toContain(secretPart)
+      // Later apps of this suite start without BEACON_SECRET_KEY, which a stored credential forbids.
+      await ctx.database.db.deleteFrom('collection_credential').where('workspace_id', '=', workspaceId).execute()
+    } finally {
+      await app.close()
+    }
+  })
+
   it('redacts keys a client puts in the URL from the request log', async () => {
     const lines: string[] = []
     const stream = new Writable({

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
-import { seedDemo } from '../../src/demo/seed-demo.js'
+import { DEMO_TARGET_ID, seedDemo } from '../../src/demo/seed-demo.js'
+import { createRun } from '../../src/collection/runs.js'
+import { putCredential } from '../../src/collection/credentials.js'
 import { SecretBox } from '../../src/security/secret-box.js'
 import { createWebhook } from '../../src/webhooks/webhooks.js'
 
@@ -27,17 +29,40 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
     const brand = await ctx.database.db.selectFrom('brand').select(['id', 'name']).where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const prompt = await ctx.database.db.selectFrom('prompt').select(['id', 'text']).where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
     const response = await ctx.database.db.selectFrom('response').select('id').where('workspace_id', '=', demo.workspaceId).orderBy('id').executeTakeFirstOrThrow()
+    // Collection: B's demo target, a run of B's and a credential of B's.
+    const runId = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
+    await putCredential(ctx.database.db, demo.workspaceId, 'b-only-credential', { provider: 'openai', api_key: 'sk-b-secret-9876' }, 'a-test-secret-key-of-at-least-32-characters')
+    Object.assign(b, {
+      brand_id: brand.id,
+      target_brand_id: brand.id,
+      prompt_id: prompt.id,
+      prompt_template_id: prompt.id,
+      response_id: response.id,
+      target_id: DEMO_TARGET_ID,
+      run_id: runId,
+    })
     const webhook = await createWebhook(
       ctx.database.db,
       demo.workspaceId,
       { url: 'https://hooks.workspace-b.example/beacon', events: ['visibility.changed'] },
       SecretBox.fromSecretKey('tenant-isolation-test-key-0123456789abcdef'),
     )
-    Object.assign(b, { brand_id: brand.id, target_brand_id: brand.id, prompt_id: prompt.id, prompt_template_id: prompt.id, response_id: response.id, webhook_id: webhook.id })
-    bSecrets = [brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro', webhook.id, 'workspace-b.example', webhook.secret]
+    Object.assign(b, { webhook_id: webhook.id })
+    bSecrets = [
+      ...[brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro'],
+      ...[DEMO_TARGET_ID, runId, 'b-only-credential', '9876'],
+      ...[webhook.id, 'workspace-b.example', webhook.secret],
+    ]
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
   afterAll(() => ctx.close())
+
+  /** A valid change for each PATCH route, so that only the id decides the answer. */
+  function patchBody(path: string): Record<string, unknown> {
+    if (path.includes('/brands/')) return { name: 'Mine now' }
+    if (path.includes('/collection/targets/')) return { samples: 2 }
+    return { text: 'Mine now' }
+  }
 
   function assertNoB(body: string, what: string) {
     for (const secret of bSecrets) expect(body.toLowerCase().includes(secret.toLowerCase()), `${what} leaks "${secret}"`).toBe(false)
@@ -55,9 +80,7 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
         const idParams = parameters.filter((p) => b[p.name] && p.in === 'query')
         const hasPathId = /\{[^}]+\}/.test(path)
         const send = (url: string) =>
-          method === 'get'
-            ? ctx.get(url, a.key)
-            : post(ctx, url, a.key, method === 'patch' ? (path.includes('/brands/') ? { name: 'Mine now' } : { text: 'Mine now' }) : {}, method.toUpperCase() as 'POST' | 'PATCH')
+          method === 'get' ? ctx.get(url, a.key) : post(ctx, url, a.key, method === 'patch' ? patchBody(path) : {}, method.toUpperCase() as 'POST' | 'PATCH')
         if (hasPathId) {
           const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => b[name] ?? b.prompt_id)
           const query = new URLSearchParams(base)

@@ -12,6 +12,7 @@ import { refreshPlannerStatistics } from '../../../db/dialect.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
 import { aioMetricsRoutes } from './aio-metrics/index.js'
 import { brandsRoutes } from './brands/index.js'
+import { collectionRoutes } from './collection/index.js'
 import { dashboardRoutes } from './dashboard/index.js'
 import { exportsRoutes } from './exports/index.js'
 import { filtersRoutes } from './filters/index.js'
@@ -41,8 +42,8 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
     return payload
   })
 
-  // Analytics answers are cached by (workspace data version, URL, day); exports, jobs and
-  // webhooks (whose state moves without a data change) are not.
+  // Analytics answers are cached by (workspace data version, URL, day); exports, jobs,
+  // webhooks and collection (whose state moves without a data change) are not.
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
@@ -50,6 +51,7 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
       request.method !== 'GET' ||
       request.url.startsWith('/api/v1/exports') ||
       request.url.startsWith('/api/v1/jobs') ||
+      request.url.startsWith('/api/v1/collection') ||
       request.url.startsWith('/api/v1/webhooks') ||
       !request.auth
     )
@@ -94,5 +96,6 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(aioMetricsRoutes)
   await app.register(exportsRoutes)
   await app.register(jobsRoutes)
+  await app.register(collectionRoutes)
   await app.register(webhooksRoutes)
 }

@@ -1,0 +1,54 @@
+// A collection run as the API shows it (DESIGN §14).
+import type { Selectable } from 'kysely'
+import type { CollectionRunTable, JobState, RunTrigger } from '../db/schema.js'
+
+export interface RunError {
+  target_id: string
+  code: string
+  message: string
+  count: number
+}
+
+export interface RunView {
+  id: string
+  state: JobState
+  trigger: RunTrigger
+  target_ids: string[] | null
+  prompt_ids: string[] | null
+  planned: number
+  succeeded: number
+  failed: number
+  duplicates: number
+  skipped: number
+  tokens_in: number
+  tokens_out: number
+  cost_usd: number
+  created_at: Date
+  started_at: Date | null
+  finished_at: Date | null
+  errors: RunError[]
+}
+
+const date = (value: Date | string | null) => (value === null ? null : new Date(value))
+
+export function runView(row: Selectable<CollectionRunTable>, errors: readonly RunError[]): RunView {
+  return {
+    id: row.id,
+    state: row.state,
+    trigger: row.trigger,
+    target_ids: row.target_ids,
+    prompt_ids: row.prompt_ids,
+    planned: row.planned,
+    succeeded: row.succeeded,
+    failed: row.failed,
+    duplicates: row.duplicates,
+    skipped: row.skipped,
+    tokens_in: Number(row.tokens_in),
+    tokens_out: Number(row.tokens_out),
+    cost_usd: Math.round(Number(row.cost_usd) * 1e6) / 1e6,
+    created_at: row.created_at,
+    started_at: date(row.started_at),
+    finished_at: date(row.finished_at),
+    errors: errors.map((e) => ({ target_id: e.target_id, code: e.code, message: e.message, count: Number(e.count) })),
+  }
+}

@@ -1,0 +1,277 @@
+// Collection routes (DESIGN §14): targets, credentials, runs.
+import { Type } from 'typebox'
+import { Envelope, ErrorEnvelope, IsoDateTime, Page, PaginationWithNav, PerPage, Responses, UuidParam } from '../../../../http/schemas.js'
+import { PROVIDERS } from '../../../../http/schemas.js'
+import { CREDENTIAL_PROVIDERS } from '../../../../collection/credentials.js'
+import { MAX_TARGETS_PER_WORKSPACE } from '../../../../collection/targets.js'
+
+const manage = { scopes: ['manage:workspace' as const] }
+const write = { scopes: ['write:data' as const] }
+const NoQuery = Type.Object({}, { additionalProperties: false })
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
+
+export const RUNS_PER_PAGE = 20
+
+const targetFields = {
+  kind: Type.Enum(['answer', 'aio'], { description: '`answer` (default) asks an AI provider; `aio` records whether a search shows an AI overview, and its text' }),
+  provider: Type.Enum([...PROVIDERS], { description: 'Answer targets: the catalogue provider the answers are stored under (the `models` filter)' }),
+  model: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    description: 'Answer targets: the model to ask, e.g. gpt-4o-mini, claude-sonnet-4-5, gemini-2.5-flash, sonar',
+  }),
+  api: Type.Enum(['native', 'openai_compatible', 'demo'], {
+    description:
+      "`native` (default): the provider's own API and SDK. `openai_compatible`: chat completions at base_url (OpenRouter, Azure, vLLM, Ollama…). `demo`: Beacon's built-in simulator, no network and no key (also for AIO targets).",
+  }),
+  base_url: Nullable(Type.String({ maxLength: 2000, description: 'openai_compatible only: the API base, e.g. http://127.0.0.1:11434/v1' })),
+  web_search: Type.Boolean({ description: 'Answer targets: let the engine search the web as users see it; its cited sources become citations' }),
+  serp: Type.Enum(['serpapi', 'dataforseo'], { description: 'AIO targets: the search API that reports the AI overview' }),
+  locale: Type.String({
+    minLength: 2,
+    maxLength: 20,
+    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+    description: 'AIO targets: language-country of the search, e.g. en-US (default)',
+  }),
+  samples: Type.Integer({ minimum: 1, maximum: 10, description: 'Answers per prompt and run (answers vary; more samples, steadier numbers). Default 1.' }),
+  schedule: Type.String({ minLength: 1, maxLength: 100, description: 'Cron expression, 5 fields, read in `timezone`. Default "0 6 * * *" (06:00 daily).' }),
+  timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the schedule. Default UTC.' }),
+  enabled: Type.Boolean({ description: 'Disabled targets are not scheduled and not in runs that name no targets' }),
+  credential: Nullable(
+    Type.String({ maxLength: 64, description: "Name of a stored credential (PUT /collection/credentials/{name}); null: the provider's environment variable (OPENAI_API_KEY, …)" }),
+  ),
+}
+
+export const TargetSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    kind: Type.Enum(['answer', 'aio']),
+    provider: Nullable(Type.String()),
+    model: Nullable(Type.String()),
+    api: Nullable(Type.Enum(['native', 'openai_compatible', 'demo'])),
+    base_url: Nullable(Type.String()),
+    web_search: Type.Boolean(),
+    serp: Nullable(Type.Enum(['serpapi', 'dataforseo'])),
+    locale: Nullable(Type.String()),
+    samples: Type.Integer(),
+    schedule: Type.String(),
+    timezone: Type.String(),
+    next_run_at: Nullable(IsoDateTime),
+    enabled: Type.Boolean(),
+    credential: Nullable(Type.String()),
+    flagged: Type.Boolean({ description: 'The provider refused the credential (401/403): the target is skipped until it is edited or its credential replaced' }),
+    flag_reason: Nullable(Type.String()),
+    created_at: IsoDateTime,
+    updated_at: IsoDateTime,
+  },
+  { additionalProperties: false },
+)
+
+const TargetBody = Type.Object(
+  {
+    kind: Type.Optional(targetFields.kind),
+    provider: Type.Optional(targetFields.provider),
+    model: Type.Optional(targetFields.model),
+    api: Type.Optional(targetFields.api),
+    base_url: Type.Optional(targetFields.base_url),
+    web_search: Type.Optional(targetFields.web_search),
+    serp: Type.Optional(targetFields.serp),
+    locale: Type.Optional(targetFields.locale),
+    samples: Type.Optional(targetFields.samples),
+    schedule: Type.Optional(targetFields.schedule),
+    timezone: Type.Optional(targetFields.timezone),
+    enabled: Type.Optional(targetFields.enabled),
+    credential: Type.Optional(targetFields.credential),
+  },
+  { additionalProperties: false },
+)
+
+const TargetParams = Type.Object({ target_id: UuidParam('Collection target id') })
+const RunParams = Type.Object({ run_id: UuidParam('Collection run id') })
+const CredentialParams = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'Your name for the key, unique in the workspace: letters, digits, . _ -' }),
+})
+
+export const listTargetsRoute = {
+  schema: {
+    summary: 'Collection targets',
+    description: 'What Beacon asks on its own: every answer and AI-overview target of the workspace. Scope read:analytics.',
+    tags: ['collection'],
+    querystring: NoQuery,
+    response: Responses(Envelope(Type.Array(TargetSchema), { message: false })),
+  },
+}
+
+export const getTargetRoute = {
+  schema: { summary: 'A collection target', tags: ['collection'], params: TargetParams, querystring: NoQuery, response: Responses(Envelope(TargetSchema, { message: false })) },
+}
+
+export const createTargetRoute = {
+  config: { access: manage },
+  schema: {
+    summary: 'Add a collection target',
+    description: `An answer target {provider, model, api?, base_url?, web_search?} or an AI-overview target {kind: "aio", serp, locale?}, plus samples, schedule (cron, default "0 6 * * *"), timezone (default UTC), enabled, credential. At most ${MAX_TARGETS_PER_WORKSPACE} per workspace. Scope manage:workspace.`,
+    tags: ['collection'],
+    querystring: NoQuery,
+    body: TargetBody,
+    response: Responses(Envelope(TargetSchema, { message: true }), 201),
+  },
+}
+
+export const updateTargetRoute = {
+  config: { access: manage },
+  schema: {
+    summary: 'Change a collection target',
+    description: 'Changes only the fields sent (kind cannot change). Any change clears a flag set by a refused credential. Scope manage:workspace.',
+    tags: ['collection'],
+    params: TargetParams,
+    querystring: NoQuery,
+    body: TargetBody,
+    response: Responses(Envelope(TargetSchema, { message: true })),
+  },
+}
+
+export const deleteTargetRoute = {
+  config: { access: manage },
+  schema: {
+    summary: 'Delete a collection target',
+    description: 'Its stored answers and past runs stay; its queued answers are skipped. Scope manage:workspace.',
+    tags: ['collection'],
+    params: TargetParams,
+    querystring: NoQuery,
+    response: Responses(Envelope(Type.Object({ id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) }, { additionalProperties: false }), { message: true })),
+  },
+}
+
+export const CredentialSchema = Type.Object(
+  {
+    name: Type.String(),
+    provider: Type.String(),
+    last_four: Type.String({ description: 'The last 4 characters of the key; the key itself is never returned' }),
+    created_at: IsoDateTime,
+    updated_at: IsoDateTime,
+  },
+  { additionalProperties: false },
+)
+
+export const listCredentialsRoute = {
+  config: { access: manage },
+  schema: {
+    summary: 'Stored provider credentials',
+    description: 'Names, providers and last 4 characters of the stored keys (never the keys). Scope manage:workspace.',
+    tags: ['collection'],
+    querystring: NoQuery,
+    response: Responses(Envelope(Type.Array(CredentialSchema), { message: false })),
+  },
+}
+
+export const putCredentialRoute = {
+  config: { access: manage },
+  schema: {
+    summary: 'Store a provider credential',
+    description:
+      'Stores (or replaces) a provider API key, encrypted with AES-256-GCM under BEACON_SECRET_KEY (503 when the server has none). It is never returned or logged; lists show its last 4 characters. Targets name it in `credential`. Scope manage:workspace.',
+    tags: ['collection'],
+    params: CredentialParams,
+    querystring: NoQuery,
+    body: Type.Object(
+      {
+        provider: Type.Enum(CREDENTIAL_PROVIDERS, { description: 'Which API the key is for' }),
+        api_key: Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S', description: "The provider's API key" }),
+      },
+      { additionalProperties: false },
+    ),
+    response: Responses(Envelope(CredentialSchema, { message: true })),
+  },
+}
+
+export const deleteCredentialRoute = {
+  config: { access: manage },
+  schema: {
+    summary: 'Delete a provider credential',
+    description: 'Refused (400) while a target names it. Scope manage:workspace.',
+    tags: ['collection'],
+    params: CredentialParams,
+    querystring: NoQuery,
+    response: Responses(Envelope(Type.Object({ name: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }), { message: true })),
+  },
+}
+
+export const RunSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    state: Type.Enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    trigger: Type.Enum(['manual', 'schedule']),
+    target_ids: Nullable(Type.Array(Type.String({ format: 'uuid' }), { description: 'The targets asked; null: every enabled target' })),
+    prompt_ids: Nullable(Type.Array(Type.String({ format: 'uuid' }), { description: 'The prompts asked; null: every active prompt' })),
+    planned: Type.Integer({ description: 'Answers to ask: prompts × targets × samples (0 until planned)' }),
+    succeeded: Type.Integer(),
+    failed: Type.Integer(),
+    duplicates: Type.Integer({ description: 'Answers whose external_id was already stored: not stored twice' }),
+    skipped: Type.Integer({ description: 'Answers not asked: run cancelled, budget reached, target removed' }),
+    tokens_in: Type.Integer(),
+    tokens_out: Type.Integer(),
+    cost_usd: Type.Number(),
+    created_at: IsoDateTime,
+    started_at: Nullable(IsoDateTime),
+    finished_at: Nullable(IsoDateTime),
+    errors: Type.Array(
+      Type.Object(
+        {
+          target_id: Type.String({ format: 'uuid' }),
+          code: Type.String({ description: 'unauthorized, forbidden, bad_request, rate_limited, server, timeout, network, malformed, budget_exceeded, …' }),
+          message: Type.String(),
+          count: Type.Integer(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const createRunRoute = {
+  config: { access: write },
+  schema: {
+    summary: 'Start a collection run',
+    description:
+      'Asks every (or the named) target every (or the named) prompt, `samples` times each, in the background; answers are analysed and stored like ingested ones (external_id run:<run>:<target>:<prompt>:<sample>). Answers 202 with the run; follow it with GET /collection/runs/{id}. Scope write:data.',
+    tags: ['collection'],
+    querystring: NoQuery,
+    body: Type.Object(
+      {
+        target_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: MAX_TARGETS_PER_WORKSPACE, description: 'Default: every enabled target' })),
+        prompt_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 1000, description: 'Default: every active prompt' })),
+      },
+      { additionalProperties: false },
+    ),
+    response: { 202: Envelope(RunSchema, { message: true }), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope },
+  },
+}
+
+export const listRunsRoute = {
+  schema: {
+    summary: 'Collection runs',
+    description: 'Newest first. Scope read:analytics.',
+    tags: ['collection'],
+    querystring: Type.Object({ page: Page, per_page: PerPage(RUNS_PER_PAGE) }, { additionalProperties: false }),
+    response: Responses(Envelope(Type.Object({ runs: Type.Array(RunSchema), pagination: PaginationWithNav }, { additionalProperties: false }), { message: false })),
+  },
+}
+
+export const getRunRoute = {
+  schema: { summary: 'A collection run', tags: ['collection'], params: RunParams, querystring: NoQuery, response: Responses(Envelope(RunSchema, { message: false })) },
+}
+
+export const cancelRunRoute = {
+  config: { access: write },
+  schema: {
+    summary: 'Cancel a collection run',
+    description: 'Answers not yet asked are skipped; answers being asked finish. A finished run is returned unchanged. Scope write:data.',
+    tags: ['collection'],
+    params: RunParams,
+    querystring: NoQuery,
+    response: Responses(Envelope(RunSchema, { message: true })),
+  },
+}
