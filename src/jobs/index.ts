@@ -5,7 +5,7 @@ import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
 import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
 import { collectionTasks, type CollectionSettings } from '../collection/collection-tasks.js'
-import { setDemoLatency } from '../collection/adapter-resolver.js'
+import { setCollectionOutboundPolicy, setDemoLatency } from '../collection/adapter-resolver.js'
 import { WEBHOOK_DELIVERY } from '../webhooks/events.js'
 import { webhookDeliveryTask } from '../webhooks/delivery-task.js'
 import { DISCOVERY, discoveryJob } from './discovery-job.js'
@@ -26,12 +26,13 @@ export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads 
 export async function startJobs(
   config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> &
     CollectionSettings &
-    Partial<Pick<Config, 'secretKey' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
+    Partial<Pick<Config, 'secretKey' | 'collectionAllowPrivate' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
   const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads)) : undefined
   setDemoLatency(config.demoLatencyMs)
+  setCollectionOutboundPolicy({ allowPrivate: config.collectionAllowPrivate ?? false })
   const runtime = await JobRuntime.start({
     database,
     schema: config.jobsSchema,

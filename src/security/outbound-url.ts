@@ -32,10 +32,19 @@ export const systemResolver: Resolver = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))))
 
 export interface OutboundPolicy {
-  /** WEBHOOK_ALLOW_PRIVATE */
+  /** WEBHOOK_ALLOW_PRIVATE, COLLECTION_ALLOW_PRIVATE */
   allowPrivate: boolean
+  /** who calls out, for messages: the setting that allows private addresses and what may never reach the forbidden ones (default: webhooks) */
+  caller?: OutboundCaller
   resolver?: Resolver
 }
+
+export interface OutboundCaller {
+  setting: string
+  what: string
+}
+
+const WEBHOOKS: OutboundCaller = { setting: 'WEBHOOK_ALLOW_PRIVATE', what: 'webhooks' }
 
 // Hosts that answer cloud instance metadata by name (GCP, Azure, OpenStack and friends).
 const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.azure.internal', 'instance-data', 'instance-data.ec2.internal'])
@@ -132,11 +141,12 @@ export function classifyAddress(address: string): AddressVerdict {
 }
 
 /** Throws OutboundUrlError when the policy refuses connecting to this address. */
-export function assertAddressAllowed(address: string, policy: Pick<OutboundPolicy, 'allowPrivate'>, host = address): void {
+export function assertAddressAllowed(address: string, policy: Pick<OutboundPolicy, 'allowPrivate' | 'caller'>, host = address): void {
   const verdict = classifyAddress(address)
-  if (verdict.class === 'forbidden') throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}, which webhooks may never reach`)
+  const caller = policy.caller ?? WEBHOOKS
+  if (verdict.class === 'forbidden') throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}, which ${caller.what} may never reach`)
   if (verdict.class === 'private' && !policy.allowPrivate)
-    throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}; set WEBHOOK_ALLOW_PRIVATE=true to allow private addresses`)
+    throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}; set ${caller.setting}=true to allow private addresses`)
 }
 
 /** The URL's host as http.request sees it: brackets off IPv6 literals, lower case, no trailing dot. */
@@ -145,8 +155,8 @@ export function urlHost(url: URL): string {
   return host.toLowerCase().replace(/\.$/, '')
 }
 
-function assertHostName(host: string): void {
-  if (METADATA_HOSTS.has(host)) throw new OutboundUrlError(`${host} is refused: it is a cloud metadata endpoint, which webhooks may never reach`)
+function assertHostName(host: string, caller: OutboundCaller = WEBHOOKS): void {
+  if (METADATA_HOSTS.has(host)) throw new OutboundUrlError(`${host} is refused: it is a cloud metadata endpoint, which ${caller.what} may never reach`)
 }
 
 /** Parses and checks the URL's form: http or https, a host, no credentials. */
@@ -172,7 +182,7 @@ const RESOLVE_TIMEOUT_MS = 5000
 export async function assertOutboundUrl(raw: string, policy: OutboundPolicy): Promise<URL> {
   const url = parseOutboundUrl(raw)
   const host = urlHost(url)
-  assertHostName(host)
+  assertHostName(host, policy.caller)
   if (isIP(host)) {
     assertAddressAllowed(host, policy)
     return url
@@ -209,7 +219,7 @@ export function guardedLookup(policy: OutboundPolicy): (hostname: string, option
     const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : 0
     resolver(host)
       .then((all) => {
-        assertHostName(host)
+        assertHostName(host, policy.caller)
         for (const { address } of all) assertAddressAllowed(address, policy, host)
         const addresses = wanted ? all.filter((entry) => entry.family === wanted) : all
         if (addresses.length === 0) throw Object.assign(new Error(`${host} has no IPv${wanted || ''} address`), { code: 'ENOTFOUND' })

@@ -43,8 +43,16 @@ describe.each(testBackends)('collection routes (%s)', (backend) => {
     const aio = await post(ctx, '/api/v1/collection/targets', key, { kind: 'aio', serp: 'serpapi', schedule: '30 7 * * 1-5', timezone: 'Europe/Berlin' })
     expect(aio.statusCode, aio.body).toBe(201)
     expect(aio.json().data).toMatchObject({ kind: 'aio', serp: 'serpapi', locale: 'en-US', provider: null, model: null, timezone: 'Europe/Berlin' })
-    const compatible = await post(ctx, '/api/v1/collection/targets', key, { provider: 'openai', model: 'llama3', api: 'openai_compatible', base_url: 'http://127.0.0.1:11434/v1/' })
-    expect(compatible.json().data.base_url).toBe('http://127.0.0.1:11434/v1')
+    const compatible = await post(ctx, '/api/v1/collection/targets', key, { provider: 'openai', model: 'llama3', api: 'openai_compatible', base_url: 'http://8.8.8.8/v1/' })
+    expect(compatible.json().data.base_url).toBe('http://8.8.8.8/v1')
+    // base_url is an address Beacon will call: loopback needs COLLECTION_ALLOW_PRIVATE, metadata endpoints never.
+    const loopback = await post(ctx, '/api/v1/collection/targets', key, { provider: 'openai', model: 'llama3', api: 'openai_compatible', base_url: 'http://127.0.0.1:11434/v1' })
+    expect(loopback.statusCode).toBe(400)
+    expect(loopback.json().error).toMatchObject({ code: 'invalid_parameter', param: 'base_url' })
+    expect(loopback.json().error.message).toMatch(/COLLECTION_ALLOW_PRIVATE=true/)
+    const metadata = await post(ctx, '/api/v1/collection/targets', key, { provider: 'openai', model: 'llama3', api: 'openai_compatible', base_url: 'http://169.254.169.254/v1' })
+    expect(metadata.statusCode).toBe(400)
+    expect(metadata.json().error.message).toMatch(/collection targets may never reach/)
 
     const list = await ctx.get('/api/v1/collection/targets', key)
     expect(list.json().data.map((t: { id: string }) => t.id)).toEqual([target.id, aio.json().data.id, compatible.json().data.id])

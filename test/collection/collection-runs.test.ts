@@ -7,7 +7,7 @@ import { createTestContext, testBackends, type TestContext } from '../helpers/te
 import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
 import { setAdapterOverride } from '../../src/collection/adapter-resolver.js'
 import { ProviderError, type AskRequest } from '../../src/collection/adapters/types.js'
-import { estimateAnswerCostUsd } from '../../src/collection/cost.js'
+import { estimateAnswerCostUsd } from '../../src/collection/prices.js'
 import { createWebhook } from '../../src/webhooks/webhooks.js'
 import { SecretBox } from '../../src/security/secret-box.js'
 import { addTarget, fakeAdapter, getRunBody, startRun, waitForRun, type FakeCall } from './helpers.js'

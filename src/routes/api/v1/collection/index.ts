@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { notFound } from '../../../../http/errors.js'
 import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
 import { createTarget, deleteTarget, targetView, updateTarget } from '../../../../collection/targets.js'
+import { assertCollectionBaseUrl } from '../../../../collection/adapter-resolver.js'
+import { invalidParameter } from '../../../../http/errors.js'
+import { OutboundUrlError } from '../../../../security/outbound-url.js'
 import { deleteCredential, putCredential } from '../../../../collection/credentials.js'
 import { cancelRun, createRun } from '../../../../collection/runs.js'
 import { listTargets } from '../../../../queries/collection/list-targets.js'
@@ -26,6 +29,14 @@ import {
 } from './schemas.js'
 
 export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // A base_url is a user-given address Beacon will call: refused like a webhook URL.
+  const checkBaseUrl = async (baseUrl: string | null | undefined) => {
+    if (!baseUrl?.trim()) return
+    await assertCollectionBaseUrl(baseUrl.trim(), { allowPrivate: app.config.collectionAllowPrivate }).catch((error: unknown) => {
+      throw error instanceof OutboundUrlError ? invalidParameter('base_url', error.message) : error
+    })
+  }
+
   app.get('/collection/targets', listTargetsRoute, async (request) => {
     const now = new Date()
     return { success: true as const, data: (await listTargets(request.db, request.auth.workspaceId)).map((row) => targetView(row, now)) }
@@ -38,12 +49,17 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/collection/targets', createTargetRoute, async (request, reply) => {
+    if (request.body.api === 'openai_compatible') await checkBaseUrl(request.body.base_url)
     const target = await createTarget(request.db, request.auth.workspaceId, request.body)
     reply.status(201)
     return { success: true as const, data: target, message: `Added ${target.kind === 'aio' ? `AI-overview target (${target.serp})` : `target ${target.provider}/${target.model}`}` }
   })
 
   app.patch('/collection/targets/:target_id', updateTargetRoute, async (request) => {
+    if (request.body.base_url) {
+      const current = await getTarget(request.db, request.auth.workspaceId, request.params.target_id)
+      if (current && (request.body.api ?? current.api) === 'openai_compatible') await checkBaseUrl(request.body.base_url)
+    }
     const target = await updateTarget(request.db, request.auth.workspaceId, request.params.target_id, request.body)
     return { success: true as const, data: target, message: 'Updated the target' }
   })
