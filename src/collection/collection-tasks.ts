@@ -20,7 +20,8 @@ import { AppError } from '../http/errors.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
 import type { TaskContext, TaskDefinition, TaskSender } from '../jobs/job-runtime.js'
-import { emitWebhookEvent } from '../webhooks/emit.js'
+import { emitWebhookEvent, hasSubscribers } from '../webhooks/emit.js'
+import { findVisibilityChanges } from './visibility-changes.js'
 import { getRun } from '../queries/collection/get-run.js'
 import { ProviderError, type AioAnswer, type ProviderAnswer } from './adapters/types.js'
 import { resolveAioAdapter, resolveAnswerAdapter, toAnswerTarget, type CollectionAnswerTarget } from './adapter-resolver.js'
@@ -154,7 +155,12 @@ async function finishIfDone(trx: DB, workspaceId: string, runId: string, tasks: 
     returning state`.execute(trx)
   if (!rows.length) return
   const run = await getRun(trx, workspaceId, runId)
-  if (run) await emitWebhookEvent(trx, workspaceId, run.state === 'succeeded' ? 'collection.run.completed' : 'collection.run.failed', { run: { ...run } }, tasks)
+  if (!run) return
+  await emitWebhookEvent(trx, workspaceId, run.state === 'succeeded' ? 'collection.run.completed' : 'collection.run.failed', { run: { ...run } }, tasks)
+  // Only if someone listens: the comparison reads both runs' answers.
+  if (await hasSubscribers(trx, workspaceId, 'visibility.changed')) {
+    for (const change of await findVisibilityChanges(trx, workspaceId, runId)) await emitWebhookEvent(trx, workspaceId, 'visibility.changed', change, tasks)
+  }
 }
 
 async function record(db: DB, data: AnswerData, result: Outcome, tasks: TaskSender): Promise<void> {

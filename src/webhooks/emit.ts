@@ -61,3 +61,16 @@ export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspace
     return ids
   })
 }
+
+/** Whether any active webhook of the workspace subscribes to `event` (skip costly event data when none does); `db` scoped to the workspace. */
+export async function hasSubscribers(db: DB, workspaceId: string, event: WebhookEvent): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('active', '=', true)
+    .where(sql<boolean>`${event} = any(events)`)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
