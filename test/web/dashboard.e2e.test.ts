@@ -62,7 +62,8 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    server = await startChildServer({ DATABASE_URL: 'memory://' }, ['--demo'], 300_000)
+    // Demo collection answers quickly, so a run started from the page finishes within the test.
+    server = await startChildServer({ DATABASE_URL: 'memory://', BEACON_DEMO_LATENCY_MS: '50' }, ['--demo'], 300_000)
     base = server.url
     key = String((server.startup.demo as { key: string }).key)
     browser = await launchChromium()
@@ -234,7 +235,7 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
       ['/answers', '[data-testid="answers-table"] tbody tr', 'answers'],
       ['/aio', '[data-testid="chart-aio"] .recharts-line', 'ai-overviews'],
       ['/exports', '[data-testid="export-chat-responses"]', 'exports'],
-      ['/collection', '[data-testid="collection-unavailable"]', 'collection'],
+      ['/collection', '[data-testid="targets-table"] tbody tr', 'collection'],
       ['/settings/brands', '[data-testid="brand-settings"] li', 'settings-brands'],
       ['/settings/prompts', '[data-testid="prompt-settings"] li', 'settings-prompts'],
     ]
@@ -243,8 +244,6 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
       expect(await page.textContent('h1'), path).toBeTruthy()
       await shot(name)
     }
-    await open('/collection', '[data-testid="collection-unavailable"]')
-    expect(await page.textContent('[data-testid="collection-unavailable"]')).toContain('not available on this server')
     // An unknown page path is the app's own not-found view, not the API's JSON.
     await open('/no-such-page', 'h1')
     expect(await page.textContent('h1')).toBe('Page not found')
@@ -297,6 +296,32 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await page.waitForSelector('[data-testid="job-progress"]', { timeout: 20_000 })
     await page.waitForSelector('[data-testid="job-progress"][data-state="succeeded"]', { timeout: 120_000 })
     await shot('settings-brand-saved')
+  }, 180_000)
+
+  it('collection: the demo target is listed as the API lists it, and Run now shows the run’s progress until every answer is in', async () => {
+    const targets = await api<{ id: string; provider: string; model: string; api: string }[]>('/collection/targets')
+    await open('/collection', '[data-testid="targets-table"] tbody tr')
+    const rows = await tableRows('targets-table')
+    expect(rows.map((r) => r.target)).toEqual(targets.map((t) => `${t.provider} · ${t.model}`))
+    expect(rows[0].api).toBe('demo')
+    await page.click('button:has-text("Run now")')
+    await page.waitForSelector('[data-testid="runs-table"] tbody tr', { timeout: 30_000 })
+    // Polled while it runs: the newest run's progress reaches planned.
+    const progress = page.locator('[data-testid="runs-table"] tbody tr').first().locator('[data-testid="run-progress"]')
+    await expect
+      .poll(
+        async () => {
+          const [done, planned] = [await progress.getAttribute('data-done'), await progress.getAttribute('data-planned')]
+          return Number(planned) > 0 && done === planned
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(true)
+    const runs = await api<{ runs: { id: string; state: string; planned: number; succeeded: number }[] }>('/collection/runs')
+    const shown = (await tableRows('runs-table'))[0]
+    expect(shown.progress).toContain(`${formatCount(runs.runs[0].planned)} / ${formatCount(runs.runs[0].planned)}`)
+    await page.waitForSelector('[data-testid="runs-table"] tbody tr:first-child td[data-col="state"]:has-text("succeeded")', { timeout: 30_000 })
+    await shot('collection-run')
   }, 180_000)
 
   it('logged no script errors or CSP violations', () => {

@@ -222,18 +222,25 @@ export interface Job {
   error: { code: string; message: string } | null
 }
 
+/** GET /api/v1/collection/targets (DESIGN §14). */
 export interface CollectionTarget {
   id: string
-  kind?: string
-  provider: string
-  model: string
-  api?: string
-  base_url?: string | null
-  web_search?: boolean
-  samples?: number
-  schedule?: string
-  timezone?: string
+  kind: 'answer' | 'aio'
+  provider: string | null
+  model: string | null
+  api: 'native' | 'openai_compatible' | 'demo' | null
+  base_url: string | null
+  web_search: boolean
+  serp: 'serpapi' | 'dataforseo' | null
+  locale: string | null
+  samples: number
+  schedule: string
+  timezone: string
+  next_run_at: string | null
   enabled: boolean
+  credential: string | null
+  flagged: boolean
+  flag_reason: string | null
 }
 
 export interface CollectionRun {
@@ -244,6 +251,7 @@ export interface CollectionRun {
   succeeded: number
   failed: number
   duplicates: number
+  skipped: number
   tokens_in: number
   tokens_out: number
   cost_usd: number

@@ -17,8 +17,13 @@ function listOf<T>(data: unknown, name: string): T[] {
   return Array.isArray(inner) ? (inner as T[]) : []
 }
 
-export const runProgress = (run: Pick<CollectionRun, 'planned' | 'succeeded' | 'failed' | 'duplicates'>): number =>
-  run.planned > 0 ? Math.min(1, (run.succeeded + run.failed + run.duplicates) / run.planned) : 0
+/** Answers with an outcome: asked and stored, failed, already stored, or skipped (budget, cancel). */
+export const runDone = (run: Pick<CollectionRun, 'succeeded' | 'failed' | 'duplicates' | 'skipped'>): number => run.succeeded + run.failed + run.duplicates + (run.skipped ?? 0)
+
+export const runProgress = (run: Pick<CollectionRun, 'planned' | 'succeeded' | 'failed' | 'duplicates' | 'skipped'>): number =>
+  run.planned > 0 ? Math.min(1, runDone(run) / run.planned) : 0
+
+const targetLabel = (t: CollectionTarget) => (t.kind === 'aio' ? `AI overview · ${t.serp ?? ''} ${t.locale ?? ''}` : `${t.provider ?? ''} · ${t.model ?? ''}`)
 
 export default function Collection() {
   const targets = useApi<unknown>('/collection/targets')
@@ -65,6 +70,8 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
     void act('POST', '/collection/targets', {
       provider: form.get('provider'),
       model: String(form.get('model') ?? '').trim(),
+      api: form.get('api'),
+      base_url: form.get('api') === 'openai_compatible' ? String(form.get('base_url') ?? '').trim() || undefined : undefined,
       web_search: form.get('web_search') === 'on',
       samples: Number(form.get('samples') ?? 1),
       schedule: String(form.get('schedule') ?? '').trim() || undefined,
@@ -85,11 +92,17 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
           rows={targets}
           rowKey={(t) => t.id}
           columns={[
-            { key: 'provider', label: 'Provider', sort: (t) => t.provider, render: (t) => t.provider },
-            { key: 'model', label: 'Model', sort: (t) => t.model, render: (t) => t.model },
-            { key: 'web_search', label: 'Web search', render: (t) => (t.web_search ? 'yes' : 'no') },
-            { key: 'samples', label: 'Samples', numeric: true, render: (t) => formatCount(t.samples ?? 1) },
-            { key: 'schedule', label: 'Schedule', render: (t) => `${t.schedule ?? ''} ${t.timezone ?? ''}` },
+            { key: 'target', label: 'Target', sort: (t) => targetLabel(t), render: (t) => targetLabel(t) },
+            { key: 'api', label: 'API', render: (t) => (t.api === 'openai_compatible' ? `compatible · ${t.base_url ?? ''}` : (t.api ?? 'native')) },
+            { key: 'web_search', label: 'Web search', render: (t) => (t.kind === 'aio' ? '–' : t.web_search ? 'yes' : 'no') },
+            { key: 'samples', label: 'Samples', numeric: true, render: (t) => formatCount(t.samples) },
+            { key: 'schedule', label: 'Schedule', render: (t) => `${t.schedule} ${t.timezone}` },
+            { key: 'next_run_at', label: 'Next run', render: (t) => (t.enabled && t.next_run_at ? formatDateTime(t.next_run_at) : '–') },
+            {
+              key: 'flagged',
+              label: 'Status',
+              render: (t) => (t.flagged ? <Badge tone="failed">{`flagged: ${t.flag_reason ?? 'check its key'}`}</Badge> : <Badge tone="succeeded">ok</Badge>),
+            },
             {
               key: 'enabled',
               label: 'Enabled',
@@ -106,7 +119,7 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
                 <button
                   type="button"
                   className="danger"
-                  onClick={() => window.confirm(`Remove the ${t.provider} ${t.model} target?`) && void act('DELETE', `/collection/targets/${t.id}`)}
+                  onClick={() => window.confirm(`Remove the target ${targetLabel(t)}?`) && void act('DELETE', `/collection/targets/${t.id}`)}
                 >
                   Remove
                 </button>
@@ -127,6 +140,18 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
         <label>
           Model
           <input name="model" required placeholder="gpt-4o" />
+        </label>
+        <label>
+          API
+          <select name="api" defaultValue="native">
+            <option value="native">native (the provider's SDK)</option>
+            <option value="openai_compatible">OpenAI-compatible (base URL)</option>
+            <option value="demo">demo (no network)</option>
+          </select>
+        </label>
+        <label>
+          Base URL
+          <input name="base_url" type="url" placeholder="http://127.0.0.1:11434/v1" />
         </label>
         <label>
           Samples
@@ -152,11 +177,24 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
 }
 
 function Runs({ data, error, pending }: { data: unknown; error: ApiError | null; pending: boolean }) {
+  const { key } = useSession()
+  const client = useQueryClient()
+  const [cancelError, setCancelError] = useState<Error | null>(null)
+  const onCancel = async (id: string) => {
+    setCancelError(null)
+    try {
+      await apiRequest(key, `/collection/runs/${id}/cancel`, { method: 'POST', body: {} })
+      await client.invalidateQueries()
+    } catch (e) {
+      setCancelError(e as Error)
+    }
+  }
   if (pending) return <Loading />
   if (error) return <ErrorBox error={error} />
   const runs = listOf<CollectionRun>(data, 'runs')
   return (
     <Section title="Runs">
+      {cancelError && <ErrorBox error={cancelError} />}
       {runs.length === 0 ? (
         <p className="state empty">No runs yet.</p>
       ) : (
@@ -173,14 +211,24 @@ function Runs({ data, error, pending }: { data: unknown; error: ApiError | null;
               key: 'progress',
               label: 'Progress',
               render: (r) => (
-                <span>
-                  <progress max={1} value={runProgress(r)} aria-label="Run progress" /> {formatCount(r.succeeded + r.failed + r.duplicates)} / {formatCount(r.planned)}
+                <span data-testid="run-progress" data-done={runDone(r)} data-planned={r.planned}>
+                  <progress max={1} value={runProgress(r)} aria-label="Run progress" /> {formatCount(runDone(r))} / {formatCount(r.planned)}
                 </span>
               ),
             },
             { key: 'failed', label: 'Failed', numeric: true, sort: (r) => r.failed, render: (r) => formatCount(r.failed) },
             { key: 'cost', label: 'Cost (USD)', numeric: true, sort: (r) => r.cost_usd, render: (r) => r.cost_usd.toFixed(4) },
             { key: 'errors', label: 'Errors', render: (r) => r.errors.map((e) => `${e.code} ×${e.count}: ${e.message}`).join('; ') },
+            {
+              key: 'cancel',
+              label: '',
+              render: (r) =>
+                ACTIVE.has(r.state) ? (
+                  <button type="button" className="danger" onClick={() => void onCancel(r.id)}>
+                    Cancel
+                  </button>
+                ) : null,
+            },
           ]}
         />
       )}
