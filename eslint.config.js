@@ -4,10 +4,15 @@ import js from '@eslint/js'
 import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
-export default defineConfig({ ignores: ['node_modules/', 'dist/', 'data/', 'bench-data/', 'bench/results/', 'coverage/', 'web/dist/'] }, js.configs.recommended, tseslint.configs.recommended, {
-  files: ['**/*.ts', '**/*.tsx'],
-  rules: {
-    '@typescript-eslint/no-explicit-any': 'error',
-    '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+export default defineConfig(
+  { ignores: ['node_modules/', 'dist/', 'data/', 'bench-data/', 'bench/results/', 'coverage/', 'web/dist/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
   },
-})
+)
