@@ -30,3 +30,18 @@ export const PeriodChangeTest = Type.Object(
   },
   { additionalProperties: false, description: 'Is the visibility change between the two periods more than sampling noise?' },
 )
+
+/** A rate on the 0–1 scale of the AIO routes with its Wilson 95% interval (opt-in there: `include_uncertainty=true`). */
+export const RatioCi = Type.Union(
+  [
+    Type.Object(
+      {
+        low: Type.Number({ description: 'Lower bound, 0 to 1' }),
+        high: Type.Number({ description: 'Upper bound, 0 to 1' }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { description: 'Wilson 95% interval of the rate beside it; null when its sample is empty' },
+)

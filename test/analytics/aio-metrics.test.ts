@@ -103,6 +103,27 @@ describe.each(testBackends)('AIO metrics (%s)', (backend) => {
       })
     })
 
+    it('adds Wilson 95% intervals only when include_uncertainty=true (the spec fields stay exact otherwise)', async () => {
+      // Reference values from the Wilson score formula (Wilson 1927; Newcombe 1998, method 3),
+      // z = 1.959964, computed outside Beacon: 5/7 → [0.3589, 0.9178], 3/5 → [0.2307, 0.8824],
+      // 2/5 → [0.1176, 0.7693], 0/5 → [0, 0.4345].
+      const body = await metrics(`${AUGUST}&include_uncertainty=true`)
+      expect(body.data.coverage_rate_ci).toEqual({ low: 0.3589, high: 0.9178 })
+      expect(body.data.brand_coverage).toEqual({
+        Acme: { appearance_rate: 0.6, avg_position: 1.33, total_appearances: 3, appearance_rate_ci: { low: 0.2307, high: 0.8824 } },
+        Globex: { appearance_rate: 0.6, avg_position: 1.67, total_appearances: 3, appearance_rate_ci: { low: 0.2307, high: 0.8824 } },
+        Initech: { appearance_rate: 0.4, avg_position: 2, total_appearances: 2, appearance_rate_ci: { low: 0.1176, high: 0.7693 } },
+        Umbrella: { appearance_rate: 0, avg_position: 0, total_appearances: 0, appearance_rate_ci: { low: 0, high: 0.4345 } },
+      })
+      // No observations: nothing measured, so no interval.
+      const empty = await metrics('start_date=2025-08-03&end_date=2025-08-03&include_uncertainty=true')
+      expect(empty.data.coverage_rate_ci).toBeNull()
+      expect(empty.data.brand_coverage.Acme.appearance_rate_ci).toBeNull()
+      const plain = await metrics(`${AUGUST}&include_uncertainty=false`)
+      expect(plain.data).not.toHaveProperty('coverage_rate_ci')
+      expect(Object.keys(plain.data.brand_coverage.Acme).sort()).toEqual(['appearance_rate', 'avg_position', 'total_appearances'])
+    })
+
     it('applies the date range inclusively', async () => {
       // 08-02 alone: o4 → 1 of 1; Initech 1/1 at position 1.
       const day = (await metrics('start_date=2025-08-02&end_date=2025-08-02')).data

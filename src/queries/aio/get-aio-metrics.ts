@@ -4,25 +4,43 @@
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { rangeBounds, type DateRange } from '../../http/date-range.js'
-import { ratio, roundPosition } from '../rounding.js'
+import { wilsonInterval } from '../../analysis/statistics.js'
+import { ratio, roundPosition, roundRatio } from '../rounding.js'
 import { getCoverageBrands } from './coverage-brands.js'
 import { observationConditions } from './observation-conditions.js'
+
+export interface RatioInterval {
+  low: number
+  high: number
+}
 
 export interface BrandCoverage {
   appearance_rate: number
   avg_position: number
   total_appearances: number
+  appearance_rate_ci?: RatioInterval | null
 }
 
 export interface AioMetrics {
   coverage_rate: number
+  coverage_rate_ci?: RatioInterval | null
   total_queries: number
   queries_with_aio: number
   brand_coverage: Record<string, BrandCoverage>
   trend: { date: string; coverage_rate: number }[]
 }
 
-export async function getAioMetrics(db: DB, workspaceId: string, options: { range: DateRange; tags: string[]; targetBrandId?: string }): Promise<AioMetrics> {
+/** Wilson 95% interval of part/whole on the 0–1 scale, rounded like the rate; null for an empty sample. */
+function ratioCi(part: number, whole: number): RatioInterval | null {
+  const interval = wilsonInterval(part, whole)
+  return interval && { low: roundRatio(interval.low), high: roundRatio(interval.high) }
+}
+
+export async function getAioMetrics(
+  db: DB,
+  workspaceId: string,
+  options: { range: DateRange; tags: string[]; targetBrandId?: string; includeUncertainty?: boolean },
+): Promise<AioMetrics> {
   const filters = { ...rangeBounds(options.range), tags: options.tags }
   const day = sql<string>`to_char(aio_observation.observed_at at time zone 'UTC', 'YYYY-MM-DD')`
   const [brands, days, appearances] = await Promise.all([
@@ -53,15 +71,19 @@ export async function getAioMetrics(db: DB, workspaceId: string, options: { rang
     withAio += Number(row.with_aio)
   }
   const byBrand = new Map(appearances.map((row) => [row.brand_id, row]))
+  const uncertain = options.includeUncertainty === true
   return {
     coverage_rate: ratio(withAio, totalQueries),
+    ...(uncertain ? { coverage_rate_ci: ratioCi(withAio, totalQueries) } : {}),
     total_queries: totalQueries,
     queries_with_aio: withAio,
     brand_coverage: Object.fromEntries(
       brands.map((brand) => {
         const row = byBrand.get(brand.id)
         const count = row ? Number(row.appearances) : 0
-        return [brand.name, { appearance_rate: ratio(count, withAio), avg_position: row ? roundPosition(Number(row.position)) : 0, total_appearances: count }]
+        const coverage: BrandCoverage = { appearance_rate: ratio(count, withAio), avg_position: row ? roundPosition(Number(row.position)) : 0, total_appearances: count }
+        if (uncertain) coverage.appearance_rate_ci = ratioCi(count, withAio)
+        return [brand.name, coverage]
       }),
     ),
     trend: days.map((row) => ({ date: row.day, coverage_rate: ratio(Number(row.with_aio), Number(row.total)) })),

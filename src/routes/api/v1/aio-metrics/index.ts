@@ -8,7 +8,12 @@ export const aioMetricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/aio-metrics', { schema: getAioMetricsSchema }, async (request) => {
     const { query } = request
     const range = resolveDateRange({ start: query.start_date, end: query.end_date })
-    const data = await getAioMetrics(request.db, request.auth.workspaceId, { range, tags: query.tags ?? [], targetBrandId: query.target_brand_id })
+    const data = await getAioMetrics(request.db, request.auth.workspaceId, {
+      range,
+      tags: query.tags ?? [],
+      targetBrandId: query.target_brand_id,
+      includeUncertainty: query.include_uncertainty,
+    })
     return { success: true as const, data, message: `AIO coverage over ${data.total_queries} ${data.total_queries === 1 ? 'query' : 'queries'}` }
   })
 
