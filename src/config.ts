@@ -55,6 +55,8 @@ export interface Config {
   collectionMaxAttempts: number
   /** collection: a running answer task older than this is presumed lost with its process and run again, seconds */
   collectionTaskExpireSeconds: number
+  /** collection: how often each instance that runs jobs looks for due schedules, ms */
+  collectionSchedulerMs: number
   /** collection: openai_compatible base_url may be a private or loopback address (a local model server); link-local never */
   collectionAllowPrivate: boolean
   /** the demo provider's simulated latency, ms */
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoLatencyMs: integer(env, 'BEACON_DEMO_LATENCY_MS', 300, 0, 60_000),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     collectionAllowPrivate: boolean(env, 'COLLECTION_ALLOW_PRIVATE', false),
+    collectionSchedulerMs: integer(env, 'COLLECTION_SCHEDULER_SECONDS', 30, 1, 3600) * 1000,
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
   }

@@ -8,6 +8,9 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js'
 import { loadConfig } from '../../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
 import { createInstanceDatabase, startInstance, type Instance, type InstanceDatabase } from '../helpers/instances.js'
+import { startOpenAIFake } from '../fakes/openai-fake.js'
+import type { ProviderFake } from '../fakes/http-fake.js'
+import { promptOf } from '../fakes/http-fake.js'
 
 const RATE_LIMIT = 40
 const QUOTA = 10
@@ -29,9 +32,17 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
   const request = (instance: Instance, path: string, key: string, init: RequestInit = {}) =>
     fetch(`${instance.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers ?? {}) } })
 
+  let provider: ProviderFake
+
   beforeAll(async () => {
     database = await createInstanceDatabase('beacon_scaleout')
+    // One fake OpenAI for all three: it counts every question any instance asks.
+    provider = await startOpenAIFake({ latencyMs: 100 })
     const env = {
+      OPENAI_BASE_URL: `${provider.url}/v1`,
+      OPENAI_API_KEY: 'sk-scale-out',
+      COLLECTION_SCHEDULER_SECONDS: '2',
+      JOBS_POLL_SECONDS: '1',
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL as string,
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
@@ -49,6 +60,7 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
 
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()))
+    await provider?.close()
     await handle?.close()
     await database?.drop()
   }, 60_000)
@@ -103,4 +115,42 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
       expect(body.data.brands.Acme.visibility_score).toBe(100)
     }
   }, 60_000)
+
+  it('fires each schedule slot once and asks each collection answer once across the instances', async () => {
+    const collecting = await createWorkspace(handle.db, { name: 'Scale-out collection', tier: 'premium' })
+    const key = (await createApiKey(handle.db, { workspaceId: collecting.id, scopes: [...SCOPES] })).key
+    const prompts = ['Best CRM for startups?', 'Cheapest CRM?', 'CRM with the best API?', 'CRM for agencies?', 'Open-source CRM?']
+    for (const text of prompts) expect((await request(next(), '/api/v1/prompts', key, { method: 'POST', body: JSON.stringify({ text }) })).status).toBe(201)
+    const created = await json(
+      request(next(), '/api/v1/collection/targets', key, { method: 'POST', body: JSON.stringify({ provider: 'openai', model: 'gpt-5', samples: 2, schedule: '* * * * *' }) }),
+    )
+    const targetId = created.data.id
+    // Read state from the database: polling through the API would spend the key's rate limit.
+    const runs = () => handle.db.selectFrom('collection_run').selectAll().where('workspace_id', '=', collecting.id).orderBy('created_at').execute()
+    const deadline = Date.now() + 150_000
+    // A new target waits for its next minute; every instance checks every 2 s.
+    while (!(await runs()).some((run) => run.state === 'succeeded')) {
+      if (Date.now() > deadline) throw new Error(`no scheduled run finished: ${JSON.stringify(await runs())}`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    expect((await request(next(), `/api/v1/collection/targets/${targetId}`, key, { method: 'PATCH', body: JSON.stringify({ enabled: false }) })).status).toBe(200)
+    // Let a slot that was being claimed meanwhile finish, then count.
+    await new Promise((resolve) => setTimeout(resolve, 5000))
+    while ((await runs()).some((run) => run.state === 'queued' || run.state === 'running')) {
+      if (Date.now() > deadline) throw new Error(`runs did not finish: ${JSON.stringify(await runs())}`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    const all = await runs()
+    // Each minute's slot made one run, whichever instance claimed it.
+    const slots = new Set(all.map((run) => new Date(run.created_at).toISOString().slice(0, 16)))
+    expect(all.every((run) => run.trigger === 'schedule' && run.state === 'succeeded')).toBe(true)
+    expect(all.length).toBe(slots.size)
+    // Each answer asked once: prompts × samples per run, each prompt exactly samples times per run.
+    const asked = provider.requests.filter((r) => r.path.endsWith('/responses') && r.headers.authorization === 'Bearer sk-scale-out')
+    expect(asked).toHaveLength(all.length * prompts.length * 2)
+    for (const text of prompts) expect(asked.filter((r) => String(promptOf(r.body)).includes(text))).toHaveLength(all.length * 2)
+    const stored = await handle.db.selectFrom('response').select('external_id').where('workspace_id', '=', collecting.id).execute()
+    expect(stored).toHaveLength(all.length * prompts.length * 2)
+    expect(new Set(stored.map((r) => r.external_id)).size).toBe(stored.length)
+  }, 200_000)
 })
