@@ -39,6 +39,8 @@ export interface Config {
   jobsPollSeconds: number
   /** a running job whose heartbeat is older than this is taken as lost (its process died) and retried, seconds */
   jobsLostAfterSeconds: number
+  /** how often pg-boss's maintenance (returning expired tasks of a dead process, archiving) runs, seconds; one instance does it per interval */
+  jobsMaintenanceSeconds: number
   /** BEACON_SECRET_KEY: encrypts stored provider keys and webhook secrets (src/security/secret-box.ts); unset = such secrets cannot be stored */
   secretKey: string | undefined
   /** collection: USD a workspace may spend on provider requests per UTC day (estimate checked before each request) */
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsSchema: jobsSchema(env.JOBS_SCHEMA),
     jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),
     jobsLostAfterSeconds: integer(env, 'JOBS_LOST_AFTER_SECONDS', 60, 3, 86_400),
+    jobsMaintenanceSeconds: integer(env, 'JOBS_MAINTENANCE_SECONDS', 60, 1, 3600),
     secretKey: env.BEACON_SECRET_KEY?.trim() || undefined,
     collectionDailyBudgetUsd: decimal(env, 'COLLECTION_DAILY_BUDGET_USD', 10, 0, 1_000_000),
     collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 4, 1, 256),

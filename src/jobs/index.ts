@@ -26,7 +26,7 @@ export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads 
 export async function startJobs(
   config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> &
     CollectionSettings &
-    Partial<Pick<Config, 'secretKey' | 'collectionAllowPrivate' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
+    Partial<Pick<Config, 'secretKey' | 'jobsMaintenanceSeconds' | 'collectionAllowPrivate' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
@@ -40,6 +40,7 @@ export async function startJobs(
     worker: config.jobsWorker,
     pollingIntervalSeconds: config.jobsPollSeconds,
     lostAfterSeconds: config.jobsLostAfterSeconds,
+    maintenanceSeconds: config.jobsMaintenanceSeconds,
     log: options.log,
     handlers: options.handlers ?? {
       // PGlite runs each batch's transaction on the one thread that also serves requests:

@@ -127,6 +127,8 @@ export interface JobRuntimeOptions {
   pollingIntervalSeconds: number
   /** a running job whose heartbeat is older than this is lost (default 60 s) */
   lostAfterSeconds?: number
+  /** pg-boss maintenance interval: how soon an expired task of a dead process runs again (default 60 s) */
+  maintenanceSeconds?: number
   handlers: Record<string, JobHandler>
   /** task queues by type (see TaskDefinition) */
   tasks?: Record<string, TaskDefinition<unknown>>
@@ -168,6 +170,7 @@ export class JobRuntime implements JobQueue {
       // No cron schedules: the timekeeper would only poll for nothing.
       schedule: false,
       expireInSeconds: EXPIRE_SECONDS,
+      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 60,
     }
     this.boss =
       database.backend === 'postgres'
