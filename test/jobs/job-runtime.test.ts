@@ -1,55 +1,14 @@
 // Durability of the job runtime itself, below the API: a queued job survives a restart,
 // shutdown lets the running batch finish and returns the job to the queue, and two
 // instances on one PostgreSQL run each job exactly once.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
-import pg from 'pg'
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
-import { migrateToLatest } from '../../src/db/migrate.js'
+import type { DatabaseHandle } from '../../src/db/database.js'
 import { createWorkspace } from '../../src/admin/workspaces.js'
 import { JobRuntime, type JobHandler } from '../../src/jobs/job-runtime.js'
-import { testBackends, type TestBackend } from '../helpers/test-app.js'
+import { testBackends } from '../helpers/test-app.js'
+import { reopenableDatabase } from '../helpers/reopenable-database.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** A database that can be closed and opened again, as a restarted process would. */
-function reopenableDatabase(backend: TestBackend) {
-  const id = randomBytes(5).toString('hex')
-  const dir = mkdtempSync(join(tmpdir(), 'beacon-jobs-'))
-  const schema = `test_${id}`
-  const jobsSchema = `test_${id}_jobs`
-  const url = process.env.TEST_DATABASE_URL
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    await client.query(statement)
-    await client.end()
-  }
-  return {
-    jobsSchema,
-    async open(): Promise<DatabaseHandle> {
-      if (backend === 'postgres') {
-        await admin(`create schema if not exists ${schema}`)
-        const database = await openDatabase({ databaseUrl: url, dataDir: dir, databasePoolSize: 4 }, { searchPath: schema })
-        await migrateToLatest(database.db)
-        return database
-      }
-      const database = await openDatabase({ databaseUrl: undefined, dataDir: dir, databasePoolSize: 1 })
-      await migrateToLatest(database.db)
-      return database
-    },
-    async cleanup() {
-      rmSync(dir, { recursive: true, force: true })
-      if (backend === 'postgres') {
-        await admin(`drop schema if exists ${schema} cascade`)
-        await admin(`drop schema if exists ${jobsSchema} cascade`)
-      }
-    },
-  }
-}
 
 function start(database: DatabaseHandle, jobsSchema: string, worker: boolean, handlers: Record<string, JobHandler>) {
   return JobRuntime.start({ database, schema: jobsSchema, connectionString: process.env.TEST_DATABASE_URL, worker, pollingIntervalSeconds: 1, handlers })

@@ -1,51 +1,14 @@
 // Task queues of the job runtime: many small units of work with their own data, run
 // concurrently, retried on failure, optionally delayed, queued inside a caller's
 // transaction, sent idempotently by id, and run again after a crash (PGlite restart).
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
-import pg from 'pg'
 import { sql } from 'kysely'
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
-import { migrateToLatest } from '../../src/db/migrate.js'
+import type { DatabaseHandle } from '../../src/db/database.js'
 import { JobRuntime, type TaskDefinition } from '../../src/jobs/job-runtime.js'
-import { testBackends, type TestBackend } from '../helpers/test-app.js'
+import { testBackends } from '../helpers/test-app.js'
+import { reopenableDatabase } from '../helpers/reopenable-database.js'
 import { eventually, sleep } from '../helpers/wait.js'
-
-async function freshDatabase(backend: TestBackend) {
-  const id = randomBytes(5).toString('hex')
-  const dir = mkdtempSync(join(tmpdir(), 'beacon-tasks-'))
-  const schema = `test_${id}`
-  const jobsSchema = `test_${id}_jobs`
-  const url = process.env.TEST_DATABASE_URL
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    await client.query(statement)
-    await client.end()
-  }
-  const open = async (): Promise<DatabaseHandle> => {
-    if (backend === 'postgres') {
-      await admin(`create schema if not exists ${schema}`)
-      const database = await openDatabase({ databaseUrl: url, dataDir: dir, databasePoolSize: 4 }, { searchPath: schema })
-      await migrateToLatest(database.db)
-      return database
-    }
-    const database = await openDatabase({ databaseUrl: undefined, dataDir: dir, databasePoolSize: 1 })
-    await migrateToLatest(database.db)
-    return database
-  }
-  const cleanup = async () => {
-    rmSync(dir, { recursive: true, force: true })
-    if (backend === 'postgres') {
-      await admin(`drop schema if exists ${schema} cascade`)
-      await admin(`drop schema if exists ${jobsSchema} cascade`)
-    }
-  }
-  return { open, cleanup, jobsSchema }
-}
 
 const start = (database: DatabaseHandle, schema: string, tasks: Record<string, TaskDefinition<unknown>>, worker = true) =>
   JobRuntime.start({ database, schema, connectionString: process.env.TEST_DATABASE_URL, worker, pollingIntervalSeconds: 1, handlers: {}, tasks })
@@ -57,7 +20,7 @@ describe.each(testBackends)('task queues (%s)', (backend) => {
   })
 
   it('runs every task once with its own data, several at a time, and retries a failing one until it succeeds', async () => {
-    const store = await freshDatabase(backend)
+    const store = reopenableDatabase(backend, 'beacon-tasks-')
     cleanups.push(store.cleanup)
     const database = await store.open()
     const seen: number[] = []
@@ -100,7 +63,7 @@ describe.each(testBackends)('task queues (%s)', (backend) => {
   })
 
   it('a delayed task waits, a task sent in a rolled-back transaction never exists, and a repeated id is sent once', async () => {
-    const store = await freshDatabase(backend)
+    const store = reopenableDatabase(backend, 'beacon-tasks-')
     cleanups.push(store.cleanup)
     const database = await store.open()
     const ran: { label: string; at: number }[] = []
@@ -135,7 +98,7 @@ describe.each(testBackends)('task queues (%s)', (backend) => {
   })
 
   it.runIf(backend === 'pglite')('a task whose process died runs again after the restart', async () => {
-    const store = await freshDatabase(backend)
+    const store = reopenableDatabase(backend, 'beacon-tasks-')
     cleanups.push(store.cleanup)
     let database = await store.open()
     const runs: string[] = []

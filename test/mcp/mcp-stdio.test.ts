@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { READ_TOOLS, WRITE_TOOLS } from './expected-tools.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -61,20 +62,7 @@ describe('beacon mcp (stdio)', () => {
     const client = await connect(fullKey)
     try {
       const names = (await client.listTools()).tools.map((t) => t.name)
-      expect(names).toEqual(
-        expect.arrayContaining([
-          'get_filters',
-          'get_dashboard',
-          'list_brands',
-          'get_brand',
-          'list_prompts',
-          'get_prompt',
-          'list_sources',
-          'list_urls',
-          'list_responses',
-          'get_aio_metrics',
-        ]),
-      )
+      expect(names).toEqual(expect.arrayContaining([...READ_TOOLS, ...WRITE_TOOLS]))
       const calls: [string, Record<string, unknown>, string][] = [
         ['get_dashboard', RANGE, `/api/v1/dashboard?start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`],
         ['get_brand', { brand_id: acme, ...RANGE }, `/api/v1/brands/${acme}?start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`],

@@ -1,0 +1,16 @@
+// The tools DESIGN §16 names, written out here (not read from the code under test), so the
+// MCP tests fail when one goes missing. start_collection_run needs write:data.
+export const READ_TOOLS = [
+  'get_filters',
+  'get_dashboard',
+  'list_brands',
+  'get_brand',
+  'list_prompts',
+  'get_prompt',
+  'list_sources',
+  'list_urls',
+  'list_responses',
+  'get_response',
+  'get_aio_metrics',
+]
+export const WRITE_TOOLS = ['start_collection_run']
