@@ -7,7 +7,7 @@ import { createTestContext, testBackends, type TestContext } from '../helpers/te
 import { createBrand, createPrompt, ingest, post } from '../helpers/requests.js'
 import { setAdapterOverride } from '../../src/collection/adapter-resolver.js'
 import { ProviderError, type AskRequest } from '../../src/collection/adapters/types.js'
-import { estimateAnswerCostUsd } from '../../src/collection/prices.js'
+import { answerCostUsd, estimateAnswerCostUsd } from '../../src/collection/prices.js'
 import { createWebhook } from '../../src/webhooks/webhooks.js'
 import { SecretBox } from '../../src/security/secret-box.js'
 import { addTarget, fakeAdapter, getRunBody, startRun, waitForRun, type FakeCall } from './helpers.js'
@@ -26,8 +26,11 @@ describe.each(testBackends)('collection runs (%s)', (backend) => {
       jobsWorker: true,
       rateLimitPerMinute: 1_000_000,
       exportQuotaPerHour: 100_000,
-      // Room for two fake-budget answers, not three.
-      collectionDailyBudgetUsd: estimateAnswerCostUsd(BUDGET_TARGET) * 2.5,
+      // Each request reserves the (high) estimate, then keeps what the answer really cost
+      // (the fake's 10 + 50 tokens): room for one request in flight plus 1.5 answers
+      // spent, so one or two fake-budget answers are asked, never three.
+      collectionDailyBudgetUsd:
+        estimateAnswerCostUsd(BUDGET_TARGET) + 1.5 * answerCostUsd(BUDGET_TARGET, { modelServed: 'fake-budget-2026-01-01', tokensIn: 10, tokensOut: 50, webSearchCalls: 0 }),
       collectionConcurrency: 4,
     })
     // Every target whose model starts with "fake" answers through the fake.
