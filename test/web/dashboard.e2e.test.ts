@@ -298,6 +298,32 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await shot('settings-brand-saved')
   }, 180_000)
 
+  it('settings show each brand’s aliases from the API, and discovery’s suggestions can be found, confirmed and rejected', async () => {
+    const filters = await api<{ brands: { id: string; name: string }[] }>('/filters')
+    const first = filters.brands[0]
+    const detail = await api<{ aliases: string[] }>(`/brands/${first.id}?start_date=${today}&end_date=${today}`)
+    expect(detail.aliases.length).toBeGreaterThan(0)
+    await open('/settings/brands', '[data-testid="brand-settings"] li')
+    const aliases = page.locator('[data-testid="brand-settings"] li', { hasText: first.name }).first().locator('[data-testid="brand-aliases"]')
+    await expect.poll(() => aliases.inputValue(), { timeout: 20_000 }).toBe(detail.aliases.join(', '))
+
+    await page.click('button:has-text("Find competitors in the answers")')
+    await page.waitForSelector('[data-testid="job-progress"][data-state="succeeded"]', { timeout: 120_000 })
+    await page.waitForSelector('[data-testid="brand-suggestions"] li', { timeout: 30_000 })
+    const suggested = await api<{ competitors: { id: string; name: string }[] }>('/brands?discovery_status=suggested&is_active=false')
+    const shown = await page.$$eval('[data-testid="brand-suggestions"] li strong', (nodes) => nodes.map((n) => n.textContent ?? ''))
+    expect(shown.sort()).toEqual(suggested.competitors.map((b) => b.name).sort())
+    expect(shown).toEqual(expect.arrayContaining(['Cadencia', 'Trackory']))
+    await shot('settings-suggestions')
+    await page.locator('[data-testid="brand-suggestions"] li', { hasText: 'Cadencia' }).locator('button:has-text("Confirm")').click()
+    await page.waitForSelector('[data-testid="brand-settings"] li:has-text("Cadencia")', { timeout: 60_000 })
+    await page.locator('[data-testid="brand-suggestions"] li', { hasText: 'Trackory' }).locator('button:has-text("Reject")').click()
+    await expect
+      .poll(async () => (await api<{ competitors: { name: string }[] }>('/brands?discovery_status=rejected&is_active=false')).competitors.map((b) => b.name), { timeout: 20_000 })
+      .toContain('Trackory')
+    await expect.poll(() => page.locator('[data-testid="brand-suggestions"] li', { hasText: 'Trackory' }).count(), { timeout: 20_000 }).toBe(0)
+  }, 240_000)
+
   it('collection: the demo target is listed as the API lists it, and Run now shows the run’s progress until every answer is in', async () => {
     const targets = await api<{ id: string; provider: string; model: string; api: string }[]>('/collection/targets')
     await open('/collection', '[data-testid="targets-table"] tbody tr')

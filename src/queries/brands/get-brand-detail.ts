@@ -41,6 +41,8 @@ export interface ProviderMetrics {
 
 export interface BrandDetail {
   brand: BrandRecord
+  /** the names besides `name` that count as mentions (Beacon extension: settings show and edit them) */
+  aliases: string[]
   period: DateRange
   metrics: PeriodMetrics
   previous_period: DateRange & { metrics: PeriodMetrics }
@@ -107,7 +109,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
   const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
     db
       .selectFrom('brand')
-      .select([...brandRecordColumns])
+      .select([...brandRecordColumns, 'aliases'])
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', brandId)
       .executeTakeFirst(),
@@ -268,6 +270,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
 
   return {
     brand: toBrandRecord(brand),
+    aliases: brand.aliases,
     period: filters.range,
     metrics,
     previous_period: { ...previous, metrics: previousMetrics },

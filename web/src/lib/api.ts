@@ -103,8 +103,6 @@ export interface Brand {
   icon_url: string | null
   is_primary: boolean
   is_active: boolean
-  aliases?: string[]
-  discovery_status?: 'confirmed' | 'suggested' | 'rejected'
 }
 
 export interface PeriodMetrics extends BrandMetrics {

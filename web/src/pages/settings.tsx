@@ -7,6 +7,7 @@ import { useApi, useSession } from '../lib/session'
 import { usePage } from '../lib/use-filters'
 import { Badge, ErrorBox, Link, Loading, Pager, QueryView, Section } from '../components/ui'
 import { JobProgress } from '../components/job-progress'
+import { formatCount } from '../lib/format'
 
 const PER_PAGE = 50
 
@@ -71,6 +72,9 @@ function useWrite() {
 function BrandSettings() {
   const page = usePage()
   const list = useApi<{ competitors: Brand[]; pagination: Pagination }>('/brands', new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) }))
+  // The spec's list parameters find the brands the main list leaves out: deactivated ones, and discovery's suggestions.
+  const inactive = useApi<{ competitors: Brand[]; pagination: Pagination }>('/brands', new URLSearchParams({ is_active: 'false', discovery_status: 'confirmed', per_page: '100' }))
+  const suggested = useApi<{ competitors: Brand[]; pagination: Pagination }>('/brands', new URLSearchParams({ is_active: 'false', discovery_status: 'suggested', per_page: '100' }))
   const { write, status } = useWrite()
   const add = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -117,19 +121,99 @@ function BrandSettings() {
           </Section>
         )}
       </QueryView>
+      <Section title="Suggested competitors">
+        <p className="hint">
+          Brands the answers name that you do not track yet (competitor discovery). Confirming one tracks it and re-analyses the stored answers; a rejected name is never suggested
+          again.
+        </p>
+        <button type="button" onClick={() => void write('POST', '/brands/discover', {}, 'Looking for competitors in the stored answers…')}>
+          Find competitors in the answers
+        </button>
+        <QueryView query={suggested}>
+          {(data) =>
+            data.competitors.length === 0 ? (
+              <p className="state empty">No suggestions waiting.</p>
+            ) : (
+              <ul className="edit-list" data-testid="brand-suggestions">
+                {data.competitors.map((b) => (
+                  <SuggestionRow key={b.id} brand={b} write={write} />
+                ))}
+              </ul>
+            )
+          }
+        </QueryView>
+      </Section>
+      <QueryView query={inactive}>
+        {(data) =>
+          data.competitors.length === 0 ? null : (
+            <Section title="Inactive brands">
+              <ul className="edit-list" data-testid="brand-inactive">
+                {data.competitors.map((b) => (
+                  <BrandRow key={b.id} brand={b} write={write} />
+                ))}
+              </ul>
+            </Section>
+          )
+        }
+      </QueryView>
     </>
   )
 }
 
+interface BrandExtras {
+  aliases: string[]
+  discovery?: { responses: number; examples: { response_id: string; snippet: string }[] }
+}
+
+/** The brand detail carries what the spec's list does not (aliases, discovery evidence); one day keeps it cheap. */
+function useBrandExtras(id: string) {
+  const today = new Date().toISOString().slice(0, 10)
+  return useApi<BrandExtras>(`/brands/${id}`, new URLSearchParams({ start_date: today, end_date: today }))
+}
+
+function SuggestionRow({ brand, write }: { brand: Brand; write: ReturnType<typeof useWrite>['write'] }) {
+  const extras = useBrandExtras(brand.id)
+  const evidence = extras.data?.discovery
+  const id = `suggestion-${brand.id}`
+  return (
+    <li>
+      <div className="inline-form" aria-labelledby={id}>
+        <strong id={id}>{brand.name}</strong>
+        <Badge tone="suggested">suggested</Badge>
+        {evidence && (
+          <span className="hint">
+            named in {formatCount(evidence.responses)} answers{evidence.examples[0] ? `: “${evidence.examples[0].snippet}”` : ''}
+          </span>
+        )}
+        <button
+          type="button"
+          onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'confirmed', is_active: true }, `${brand.name} confirmed and tracked.`)}
+        >
+          Confirm
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'rejected', is_active: false }, `${brand.name} rejected.`)}
+        >
+          Reject
+        </button>
+      </div>
+    </li>
+  )
+}
+
 function BrandRow({ brand, write }: { brand: Brand; write: ReturnType<typeof useWrite>['write'] }) {
+  const extras = useBrandExtras(brand.id)
   const [domain, setDomain] = useState(brand.domain ?? '')
-  const [aliases, setAliases] = useState((brand.aliases ?? []).join(', '))
+  const [aliases, setAliases] = useState<string | null>(null)
+  const shown = aliases ?? (extras.data?.aliases ?? []).join(', ')
   const id = `brand-${brand.id}`
   const save = (event: FormEvent) => {
     event.preventDefault()
     const body: Record<string, unknown> = { domain: domain.trim() || null }
-    // The spec's brand list does not carry aliases: only send them when the user typed some or they were shown.
-    if (brand.aliases !== undefined || aliases.trim()) body.aliases = splitList(aliases)
+    // Only send aliases once they are known (loaded or typed): a list not shown must not be replaced by "".
+    if (aliases !== null || extras.data) body.aliases = splitList(shown)
     void write('PATCH', `/brands/${brand.id}`, body, `${brand.name} saved.`)
   }
   return (
@@ -138,40 +222,21 @@ function BrandRow({ brand, write }: { brand: Brand; write: ReturnType<typeof use
         <strong id={id}>{brand.name}</strong>
         {brand.is_primary && <Badge tone="owned">your brand</Badge>}
         {!brand.is_active && <Badge tone="muted">inactive</Badge>}
-        {brand.discovery_status && brand.discovery_status !== 'confirmed' && <Badge tone="suggested">{brand.discovery_status}</Badge>}
         <label>
           Domain
           <input value={domain} onChange={(e) => setDomain(e.target.value)} maxLength={253} />
         </label>
         <label>
-          {brand.aliases === undefined ? 'Replace aliases (comma-separated)' : 'Aliases'}
-          <input value={aliases} onChange={(e) => setAliases(e.target.value)} placeholder={brand.aliases === undefined ? 'new list replaces the current one' : ''} />
+          Aliases
+          <input value={shown} onChange={(e) => setAliases(e.target.value)} placeholder="comma-separated" data-testid="brand-aliases" />
         </label>
         <button type="submit">Save</button>
-        {brand.discovery_status === 'suggested' ? (
-          <>
-            <button
-              type="button"
-              onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'confirmed', is_active: true }, `${brand.name} confirmed and tracked.`)}
-            >
-              Confirm
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => void write('PATCH', `/brands/${brand.id}`, { discovery_status: 'rejected', is_active: false }, `${brand.name} rejected.`)}
-            >
-              Reject
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            onClick={() => void write('PATCH', `/brands/${brand.id}`, { is_active: !brand.is_active }, `${brand.name} ${brand.is_active ? 'deactivated' : 'activated'}.`)}
-          >
-            {brand.is_active ? 'Deactivate' : 'Activate'}
-          </button>
-        )}
+        <button
+          type="button"
+          onClick={() => void write('PATCH', `/brands/${brand.id}`, { is_active: !brand.is_active }, `${brand.name} ${brand.is_active ? 'deactivated' : 'activated'}.`)}
+        >
+          {brand.is_active ? 'Deactivate' : 'Activate'}
+        </button>
       </form>
     </li>
   )

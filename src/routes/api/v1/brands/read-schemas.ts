@@ -57,6 +57,7 @@ const PeriodMetricsSchema = Type.Object(
 export const BrandDetailSchema = Type.Object(
   {
     brand: BrandRecordSchema,
+    aliases: Type.Array(Type.String(), { description: 'Names besides `name` that count as mentions of the brand' }),
     period: Type.Object({ start: IsoDate, end: IsoDate }, { additionalProperties: false }),
     metrics: PeriodMetricsSchema,
     previous_period: Type.Object(
