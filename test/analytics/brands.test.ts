@@ -128,7 +128,7 @@ describe.each(testBackends)('GET /api/v1/brands/{brand_id} (%s)', (backend) => {
     const body = await detail(fx.brands.acme, RANGE)
     expect(Object.keys(body).sort()).toEqual(['data', 'success'])
     const data = body.data
-    expect(Object.keys(data).sort()).toEqual(['brand', 'by_provider', 'change', 'daily_trend', 'metrics', 'period', 'previous_period', 'top_prompts', 'top_sources'])
+    expect(Object.keys(data).sort()).toEqual(['aliases', 'brand', 'by_provider', 'change', 'daily_trend', 'metrics', 'period', 'previous_period', 'top_prompts', 'top_sources'])
     expect(data.brand).toEqual({ id: fx.brands.acme, name: 'Acme', domain: 'acme.com', icon_url: 'https://acme.com/icon.png', is_primary: true, is_active: true })
     expect(data.period).toEqual({ start: DAY1, end: DAY2 })
     // R = r1..r8. Acme in r1 r2 r5 r6 r8: 5/8 = 62.5 %; occurrences 2+1+1+1+1 = 6;

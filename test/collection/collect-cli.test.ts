@@ -31,12 +31,14 @@ describe('beacon collect', () => {
     expect(runs.map((r: { id: string }) => r.id)).toContain(run.id)
     expect(runs).toHaveLength(2)
 
-    // No adapter for a native target in this build: the run fails, the command exits 1 and says why.
+    // A native target without a key (no credential, no OPENAI_API_KEY): nothing is sent, the
+    // run fails, the command exits 1 and says what to do, and the target is flagged.
     const native = json(beacon('target', 'add', '--workspace', 'Acme', '--provider', 'openai', '--model', 'gpt-4o', '--json'))
     const failed = beacon('collect', '--workspace', 'Acme', '--target', native.id, '--json')
     expect(failed.code).toBe(1)
-    expect(JSON.parse(failed.stdout)).toMatchObject({ state: 'failed', failed: 2, errors: [{ target_id: native.id, code: 'bad_request', count: 2 }] })
-    expect(JSON.parse(failed.stderr.trim().split('\n').at(-1)!).error.message).toContain('not available')
+    expect(JSON.parse(failed.stdout)).toMatchObject({ state: 'failed', failed: 2, errors: [{ target_id: native.id, code: 'unauthorized', count: 2 }] })
+    expect(JSON.parse(failed.stderr.trim().split('\n').at(-1)!).error.message).toContain('OPENAI_API_KEY')
+    expect(json(beacon('target', 'list', '--workspace', 'Acme', '--json')).find((t: { id: string }) => t.id === native.id)).toMatchObject({ flagged: true })
     expect(json(beacon('target', 'remove', '--workspace', 'Acme', native.id, '--json'))).toEqual({ id: native.id, deleted: true })
     expect(beacon('target', 'remove', '--workspace', 'Acme', native.id).code).toBe(2)
   }, 180_000)

@@ -18,6 +18,8 @@ export function cliSandbox(prefix: string, timeoutMs = 120_000) {
   const beacon = (...args: string[]): CliRun => {
     const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
     delete env.DATABASE_URL
+    // A provider key of the developer's machine must not make tests ask a real provider.
+    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'PERPLEXITY_API_KEY', 'SERPAPI_API_KEY', 'DATAFORSEO_API_KEY']) delete env[name]
     const result = spawnSync(process.execPath, ['bin/beacon.js', ...args], { env, encoding: 'utf8', timeout: timeoutMs })
     return { code: result.status, stdout: result.stdout, stderr: result.stderr }
   }
