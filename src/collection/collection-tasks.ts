@@ -14,7 +14,7 @@ import { sql } from 'kysely'
 import type { Config } from '../config.js'
 import type { DB } from '../db/database.js'
 import type { AnswerOutcome } from '../db/schema.js'
-import { inTransaction, setScope } from '../db/tenant-scope.js'
+import { inWorkspace } from '../db/tenant-scope.js'
 import { retryOnConflict } from '../db/retry-conflicts.js'
 import { AppError } from '../http/errors.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
@@ -61,14 +61,6 @@ export type CollectionSettings = Pick<
   | 'secretKey'
   | 'jobsWorker'
 >
-
-/** Reads and writes of one workspace run in a transaction scoped to it (row-level security on PostgreSQL). */
-function scoped<T>(db: DB, workspaceId: string, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return inTransaction(db, async (trx) => {
-    await setScope(trx, 'app.workspace_id', workspaceId)
-    return fn(trx)
-  })
-}
 
 const BACKOFF_BASE_MS = 2_000
 const BACKOFF_MAX_MS = 5 * 60_000
@@ -165,7 +157,7 @@ async function finishIfDone(trx: DB, workspaceId: string, runId: string, tasks: 
 
 async function record(db: DB, data: AnswerData, result: Outcome, tasks: TaskSender): Promise<void> {
   try {
-    await retryOnConflict(db, (trx) => scoped(trx, data.workspaceId, (scopedTrx) => recordOutcome(scopedTrx, data, result, tasks)))
+    await retryOnConflict(db, (trx) => inWorkspace(trx, data.workspaceId, (scopedTrx) => recordOutcome(scopedTrx, data, result, tasks)))
   } catch (error) {
     if (!(error instanceof AlreadyRecorded)) throw error
   }
@@ -177,7 +169,7 @@ export function planTask(): TaskDefinition<PlanData> {
     retryDelaySeconds: 2,
     async handle(task) {
       const { workspaceId, runId } = task.data
-      await scoped(task.db, workspaceId, async (trx) => {
+      await inWorkspace(task.db, workspaceId, async (trx) => {
         const run = await trx.selectFrom('collection_run').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', runId).forUpdate().executeTakeFirst()
         if (!run || run.planned_at) return
         if (run.state === 'cancelled') {
@@ -249,7 +241,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
   const externalId = answerExternalId(data.runId, data.targetId, data.promptId, data.sample)
   const db = task.db
 
-  const loaded: Loaded = await scoped(db, workspaceId, async (trx) => {
+  const loaded: Loaded = await inWorkspace(db, workspaceId, async (trx) => {
     const [run, counted, target, prompt, stored] = await Promise.all([
       trx.selectFrom('collection_run').select('state').where('workspace_id', '=', workspaceId).where('id', '=', data.runId).executeTakeFirst(),
       trx.selectFrom('collection_answer').select('outcome').where('workspace_id', '=', workspaceId).where('external_id', '=', externalId).executeTakeFirst(),
@@ -293,7 +285,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
       : undefined
   const free = target.api === 'demo'
   const estimate = free ? 0 : answerTarget ? estimateAnswerCostUsd(toAnswerTarget(answerTarget)) : serpCostUsd(target.serp ?? 'serpapi')
-  const reserved = await scoped(db, workspaceId, (trx) => reserveBudget(trx, workspaceId, estimate, settings.collectionDailyBudgetUsd))
+  const reserved = await inWorkspace(db, workspaceId, (trx) => reserveBudget(trx, workspaceId, estimate, settings.collectionDailyBudgetUsd))
   if (!reserved) {
     return record(
       db,
@@ -311,14 +303,14 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
 
   let asked: { answered: ProviderAnswer | AioAnswer } | { stopped: Outcome }
   try {
-    const apiKey = await scoped(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings.secretKey))
+    const apiKey = await inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings.secretKey))
     const providerKey = free ? 'demo' : target.api === 'openai_compatible' ? `openai_compatible:${target.base_url}` : (target.provider ?? target.serp ?? 'unknown')
     asked = await limits.run(
       providerKey,
       `${target.id}:${new Date(target.updated_at).getTime()}`,
       // Past the gate: a probe may have flagged the target, or the run been cancelled, meanwhile.
       () =>
-        scoped(db, workspaceId, async (trx): Promise<Outcome | undefined> => {
+        inWorkspace(db, workspaceId, async (trx): Promise<Outcome | undefined> => {
           const now = await trx
             .selectFrom('collection_target')
             .select(['flagged', 'flag_code', 'flag_reason'])
@@ -346,7 +338,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
         ),
     )
   } catch (error) {
-    await scoped(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
+    await inWorkspace(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
     if (!(error instanceof ProviderError)) {
       // Our side failed (a bug, the database, the key store): pg-boss retries the task; the
       // last attempt counts the answer as failed so the run still finishes.
@@ -371,7 +363,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     return record(db, data, { outcome: 'failed', error: { code: error.kind, message } }, task.tasks)
   }
   if ('stopped' in asked) {
-    await scoped(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
+    await inWorkspace(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
     return record(db, data, asked.stopped, task.tasks)
   }
 
@@ -411,7 +403,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
   }
   try {
     await retryOnConflict(db, (trx) =>
-      scoped(trx, workspaceId, async (scopedTrx) => {
+      inWorkspace(trx, workspaceId, async (scopedTrx) => {
         let outcome: Outcome
         try {
           outcome = await store(scopedTrx)
@@ -426,7 +418,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     )
   } catch (error) {
     if (error instanceof AlreadyRecorded) {
-      await scoped(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
+      await inWorkspace(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
       return
     }
     throw error
@@ -438,7 +430,7 @@ async function flagOnRefusal<T>(db: DB, workspaceId: string, targetId: string, r
     return await request()
   } catch (error) {
     if (error instanceof ProviderError && error.flagsTarget) {
-      await scoped(db, workspaceId, (trx) =>
+      await inWorkspace(db, workspaceId, (trx) =>
         trx
           .updateTable('collection_target')
           .set({ flagged: true, flag_code: error.kind, flag_reason: `${error.message} — fix the credential, then edit the target to clear the flag`, flagged_at: new Date() })

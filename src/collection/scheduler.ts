@@ -5,7 +5,7 @@
 // nor creates a run twice. Only the latest slot counts: after downtime a target fires once,
 // not once per missed slot.
 import type { DB } from '../db/database.js'
-import { inTransaction, setScope } from '../db/tenant-scope.js'
+import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/index.js'
 import { AppError } from '../http/errors.js'
 import { createRun } from './runs.js'
@@ -32,8 +32,7 @@ export async function scheduleDueRuns(db: DB, tasks: TaskSender, now = new Date(
     const slot = latestSlot(target.schedule, target.timezone, now)
     if (!slot || (target.last_scheduled_at && new Date(target.last_scheduled_at) >= slot)) continue
     try {
-      const runId = await inTransaction(db, async (trx) => {
-        await setScope(trx, 'app.workspace_id', target.workspace_id)
+      const runId = await inWorkspace(db, target.workspace_id, async (trx) => {
         const claimed = await trx
           .updateTable('collection_target')
           .set({ last_scheduled_at: slot })

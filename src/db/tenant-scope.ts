@@ -66,3 +66,11 @@ export async function inTransaction<T>(db: DB, fn: (trx: DB) => Promise<T>): Pro
   if (db.isTransaction) return fn(db)
   return db.transaction().execute(fn)
 }
+
+/** Runs fn in a transaction scoped to one workspace (row-level security on PostgreSQL), as jobs and tasks do outside requests. */
+export function inWorkspace<T>(db: DB, workspaceId: string, fn: (trx: DB) => Promise<T>): Promise<T> {
+  return inTransaction(db, async (trx) => {
+    await setScope(trx, 'app.workspace_id', workspaceId)
+    return fn(trx)
+  })
+}

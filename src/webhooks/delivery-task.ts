@@ -5,8 +5,7 @@
 // address is a failed attempt. After the last attempt the delivery is failed.
 // An attempt that already ran (a task retried after a crash) is skipped; a crash between
 // the POST and the record sends the same webhook-id again, which receivers de-duplicate.
-import type { DB } from '../db/database.js'
-import { inTransaction, setScope } from '../db/tenant-scope.js'
+import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskDefinition } from '../jobs/index.js'
 import { SecretBox, SecretKeyError } from '../security/secret-box.js'
 import { parseOutboundUrl, OutboundUrlError, type Resolver } from '../security/outbound-url.js'
@@ -29,13 +28,6 @@ export interface DeliveryOptions {
   concurrency?: number
 }
 
-function scoped<T>(db: DB, workspaceId: string, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return inTransaction(db, async (trx) => {
-    await setScope(trx, 'app.workspace_id', workspaceId)
-    return fn(trx)
-  })
-}
-
 export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<DeliveryTaskData> {
   const policy = { allowPrivate: options.allowPrivate, resolver: options.resolver }
   return {
@@ -48,7 +40,7 @@ export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<De
     expireInSeconds: Math.ceil(options.timeoutMs / 1000) * 2 + 60,
     async handle(task) {
       const { workspaceId, deliveryId, attempt } = task.data
-      const row = await scoped(task.db, workspaceId, (trx) =>
+      const row = await inWorkspace(task.db, workspaceId, (trx) =>
         trx
           .selectFrom('webhook_delivery as d')
           .innerJoin('webhook as w', (join) => join.onRef('w.workspace_id', '=', 'd.workspace_id').onRef('w.id', '=', 'd.webhook_id'))
@@ -77,7 +69,7 @@ export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<De
       const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300
       if (!delivered) options.log?.warn({ workspaceId, deliveryId, attempt, status: outcome.status, error: outcome.error }, 'webhook delivery attempt failed')
       const wait = delivered || final ? undefined : options.retrySchedule[attempt - 1]
-      await scoped(task.db, workspaceId, async (trx) => {
+      await inWorkspace(task.db, workspaceId, async (trx) => {
         await trx
           .insertInto('webhook_attempt')
           .values({ workspace_id: workspaceId, delivery_id: deliveryId, attempt, status_code: outcome.status, duration_ms: outcome.durationMs, error: outcome.error })

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
-import { inTransaction, setScope } from '../db/tenant-scope.js'
+import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/index.js'
 import { WEBHOOK_DELIVERY, type WebhookEvent, type WebhookEventData } from './events.js'
 
@@ -45,32 +45,28 @@ export async function queueDelivery(db: DB, workspaceId: string, webhookId: stri
  * (recommended: the deliveries then commit with the caller's write); otherwise one is opened.
  */
 export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspaceId: string, event: E, data: WebhookEventData[E], tasks: TaskSender): Promise<string[]> {
-  return inTransaction(db, async (trx) => {
-    // Row-level security: a job's connection names the workspace (a request's already does).
-    await setScope(trx, 'app.workspace_id', workspaceId)
-    const webhooks = await trx
-      .selectFrom('webhook')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('active', '=', true)
-      .where(sql<boolean>`${event} = any(events)`)
-      .orderBy('id')
-      .execute()
+  // Row-level security: a job's connection names the workspace (a request's already does).
+  return inWorkspace(db, workspaceId, async (trx) => {
     const ids: string[] = []
-    for (const webhook of webhooks) ids.push(await queueDelivery(trx, workspaceId, webhook.id, event, data, tasks))
+    for (const webhookId of await subscribedWebhooks(trx, workspaceId, event)) ids.push(await queueDelivery(trx, workspaceId, webhookId, event, data, tasks))
     return ids
   })
 }
 
 /** Whether any active webhook of the workspace subscribes to `event` (skip costly event data when none does); `db` scoped to the workspace. */
 export async function hasSubscribers(db: DB, workspaceId: string, event: WebhookEvent): Promise<boolean> {
-  const row = await db
+  return (await subscribedWebhooks(db, workspaceId, event)).length > 0
+}
+
+/** Ids of the workspace's active webhooks subscribed to `event` (at most MAX_WEBHOOKS_PER_WORKSPACE). */
+async function subscribedWebhooks(db: DB, workspaceId: string, event: WebhookEvent): Promise<string[]> {
+  const rows = await db
     .selectFrom('webhook')
     .select('id')
     .where('workspace_id', '=', workspaceId)
     .where('active', '=', true)
     .where(sql<boolean>`${event} = any(events)`)
-    .limit(1)
-    .executeTakeFirst()
-  return row !== undefined
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => row.id)
 }
