@@ -14,6 +14,7 @@ import * as jobHeartbeat from './migrations/0012-job-heartbeat.js'
 import * as collection from './migrations/0013-collection.js'
 import * as webhooks from './migrations/0014-webhooks.js'
 import * as brandDiscovery from './migrations/0015-brand-discovery.js'
+import * as readPathIndexes from './migrations/0016-read-path-indexes.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-collection': collection,
   '0014-webhooks': webhooks,
   '0015-brand-discovery': brandDiscovery,
+  '0016-read-path-indexes': readPathIndexes,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

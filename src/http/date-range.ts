@@ -55,26 +55,43 @@ export function previousRange(range: DateRange): DateRange {
 export interface MonthSplit {
   /** first days (YYYY-MM-01) of the first and last whole calendar month inside the range, if any */
   months: { first: string; last: string } | null
-  /** the days outside those months: at most one run before and one after */
-  days: DateRange[]
+  /**
+   * The days outside those months, as runs that never cross a month boundary (at most
+   * two before the whole months and two after, or two for a range with none), each with
+   * the first day of its month.
+   */
+  days: (DateRange & { month: string })[]
+}
+
+const monthOf = (day: string) => `${day.slice(0, 8)}01`
+
+/** The first day of the month after the one starting on `first`. */
+export function nextMonth(first: string): string {
+  const date = new Date(`${first}T00:00:00Z`)
+  date.setUTCMonth(date.getUTCMonth() + 1)
+  return date.toISOString().slice(0, 10)
 }
 
 /** A range as whole UTC calendar months plus the loose days at either end (for monthly rollups). */
 export function splitIntoMonths(range: DateRange): MonthSplit {
-  const monthOf = (day: string) => `${day.slice(0, 8)}01`
-  const nextMonth = (first: string) => {
-    const date = new Date(`${first}T00:00:00Z`)
-    date.setUTCMonth(date.getUTCMonth() + 1)
-    return date.toISOString().slice(0, 10)
-  }
   const firstWhole = range.start.endsWith('-01') ? range.start : nextMonth(monthOf(range.start))
   const afterEnd = addDays(range.end, 1)
   // The last whole month is the one before the month of the day after the end.
   const endExclusive = monthOf(afterEnd)
-  if (firstWhole >= endExclusive) return { months: null, days: [range] }
-  const lastWhole = monthOf(addDays(endExclusive, -1))
-  const days: DateRange[] = []
-  if (range.start < firstWhole) days.push({ start: range.start, end: addDays(firstWhole, -1) })
-  if (endExclusive <= range.end) days.push({ start: endExclusive, end: range.end })
-  return { months: { first: firstWhole, last: lastWhole }, days }
+  const loose: DateRange[] = []
+  let months: MonthSplit['months'] = null
+  if (firstWhole >= endExclusive) loose.push(range)
+  else {
+    months = { first: firstWhole, last: monthOf(addDays(endExclusive, -1)) }
+    if (range.start < firstWhole) loose.push({ start: range.start, end: addDays(firstWhole, -1) })
+    if (endExclusive <= range.end) loose.push({ start: endExclusive, end: range.end })
+  }
+  // A loose run crosses at most one month boundary: a range spanning three months has a whole one.
+  const days: MonthSplit['days'] = []
+  for (const run of loose) {
+    const boundary = nextMonth(monthOf(run.start))
+    if (run.end < boundary) days.push({ ...run, month: monthOf(run.start) })
+    else days.push({ start: run.start, end: addDays(boundary, -1), month: monthOf(run.start) }, { start: boundary, end: run.end, month: boundary })
+  }
+  return { months, days }
 }

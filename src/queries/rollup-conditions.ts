@@ -3,7 +3,7 @@
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
-import { splitIntoMonths, type DateRange } from '../http/date-range.js'
+import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../http/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 import { rollupServes } from '../rollups/index.js'
 
@@ -47,11 +47,20 @@ export function rollupTables(filters: Partial<AnalyticsFilters>): {
  * either end from the daily one. `where` gives one part's conditions on alias `s`, for its
  * date column and sub-range; `columns` are columns both tables have. A year reads about
  * 30× fewer rows than by day.
+ *
+ * A month the range covers only in part is read from the monthly table too when the
+ * workspace has no response on its other days (the usual case at the end of a range
+ * ending today, and at the start of the data): every fact (response, mention, citation)
+ * lies on its response's day, so that month's row holds exactly the range's part of it.
+ * The test is a subquery of the same statement (one snapshot) on the
+ * small daily response totals; PostgreSQL evaluates it once and skips the branch it rules
+ * out (a one-time filter), so only one of the two reads runs.
  */
 export function calendarRollupRows(
   dailyTable: string,
   columns: readonly string[],
   range: DateRange,
+  workspaceId: string,
   where: (dateColumn: 'day' | 'month', range: DateRange) => RawBuilder<SqlBool>,
 ): RawBuilder<unknown> {
   const monthlyTable = dailyTable.replace(/^daily_/, 'monthly_')
@@ -61,7 +70,15 @@ export function calendarRollupRows(
   if (split.months) {
     parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: split.months.first, end: split.months.last })}`)
   }
-  for (const days of split.days) parts.push(sql`select ${selected} from ${sql.table(dailyTable)} s where ${where('day', days)}`)
+  for (const days of split.days) {
+    const run = { start: days.start, end: days.end }
+    const monthEnd = addDays(nextMonth(days.month), -1)
+    const othersEmpty = sql<SqlBool>`not exists (select 1 from daily_response_totals t
+      where t.workspace_id = ${workspaceId} and t.day >= ${days.month}::date and t.day <= ${monthEnd}::date
+        and (t.day < ${run.start}::date or t.day > ${run.end}::date))`
+    parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: days.month, end: days.month })} and ${othersEmpty}`)
+    parts.push(sql`select ${selected} from ${sql.table(dailyTable)} s where ${where('day', run)} and not ${othersEmpty}`)
+  }
   return sql`(${sql.join(parts, sql` union all `)})`
 }
 
@@ -72,7 +89,9 @@ export function rollupRowsInRange(
   filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
   columns: readonly string[],
 ): RawBuilder<unknown> {
-  return calendarRollupRows(rollupTables(filters)[kind], columns, filters.range, (dateColumn, range) => rollupConditions('s', workspaceId, { ...filters, range }, dateColumn))
+  return calendarRollupRows(rollupTables(filters)[kind], columns, filters.range, workspaceId, (dateColumn, range) =>
+    rollupConditions('s', workspaceId, { ...filters, range }, dateColumn),
+  )
 }
 
 /**

@@ -7,19 +7,29 @@ describe('splitIntoMonths', () => {
     expect(splitIntoMonths({ start: '2025-11-22', end: '2026-11-21' })).toEqual({
       months: { first: '2025-12-01', last: '2026-10-01' },
       days: [
-        { start: '2025-11-22', end: '2025-11-30' },
-        { start: '2026-11-01', end: '2026-11-21' },
+        { start: '2025-11-22', end: '2025-11-30', month: '2025-11-01' },
+        { start: '2026-11-01', end: '2026-11-21', month: '2026-11-01' },
       ],
     })
   })
 
   it('keeps a range inside one month as days', () => {
-    expect(splitIntoMonths({ start: '2026-02-03', end: '2026-02-27' })).toEqual({ months: null, days: [{ start: '2026-02-03', end: '2026-02-27' }] })
+    expect(splitIntoMonths({ start: '2026-02-03', end: '2026-02-27' })).toEqual({ months: null, days: [{ start: '2026-02-03', end: '2026-02-27', month: '2026-02-01' }] })
   })
 
   it('takes a whole month exactly, leap February included', () => {
     expect(splitIntoMonths({ start: '2028-02-01', end: '2028-02-29' })).toEqual({ months: { first: '2028-02-01', last: '2028-02-01' }, days: [] })
-    expect(splitIntoMonths({ start: '2026-02-01', end: '2026-02-27' })).toEqual({ months: null, days: [{ start: '2026-02-01', end: '2026-02-27' }] })
+    expect(splitIntoMonths({ start: '2026-02-01', end: '2026-02-27' })).toEqual({ months: null, days: [{ start: '2026-02-01', end: '2026-02-27', month: '2026-02-01' }] })
+  })
+
+  it('splits loose days at month boundaries, so each run can stand in for its month', () => {
+    expect(splitIntoMonths({ start: '2026-10-27', end: '2026-11-25' })).toEqual({
+      months: null,
+      days: [
+        { start: '2026-10-27', end: '2026-10-31', month: '2026-10-01' },
+        { start: '2026-11-01', end: '2026-11-25', month: '2026-11-01' },
+      ],
+    })
   })
 
   it('covers every day of any range exactly once', () => {
@@ -38,7 +48,13 @@ describe('splitIntoMonths', () => {
             covered.push(...eachDay({ start: first, end: addDays(m, -1) }))
           }
         }
-        for (const run of split.days) covered.push(...eachDay(run))
+        for (const run of split.days) {
+          // Every run lies inside the month it names.
+          expect(run.start.slice(0, 7)).toBe(run.month.slice(0, 7))
+          expect(run.end.slice(0, 7)).toBe(run.month.slice(0, 7))
+          expect(run.month.endsWith('-01')).toBe(true)
+          covered.push(...eachDay({ start: run.start, end: run.end }))
+        }
         expect(covered.sort()).toEqual(eachDay(range))
       }),
     )

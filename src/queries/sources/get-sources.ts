@@ -128,7 +128,7 @@ async function rolledUpPopulation(db: DB, workspaceId: string, filters: Analytic
 // domains are then probed for the providers and prompts that cited them in the range.
 async function rolledUpDomainPage(db: DB, workspaceId: string, filters: AnalyticsFilters, page: PageRequest): Promise<DomainRow[]> {
   const range = rangeOfDays(filters)
-  const domainRows = calendarRollupRows('daily_domain_stats', ['domain', 'citations', 'last_cited'], filters.range, (dateColumn, days) =>
+  const domainRows = calendarRollupRows('daily_domain_stats', ['domain', 'citations', 'last_cited'], filters.range, workspaceId, (dateColumn, days) =>
     dayConditions('s', workspaceId, { range: days }, dateColumn),
   )
   const { rows } = await sql<DomainRow>`

@@ -67,6 +67,7 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
     'daily_url_stats',
     ['url_id', 'citations'],
     filters.range,
+    workspaceId,
     (dateColumn, days) => sql<SqlBool>`${dayConditions('s', workspaceId, { range: days }, dateColumn)} and ${urlCondition}`,
   )
   // Parallel workers cost more than they save on this many short rows (a year on 2 cores:
