@@ -95,19 +95,27 @@ export function rollupRowsInRange(
 }
 
 /**
+ * Distinct cited domains as a scalar subquery, when the days on which each (domain,
+ * provider) pair was cited (migration 0007) serve the filters: a date range with or
+ * without providers, one overlap test per pair (about a thousand rows). Else undefined.
+ */
+export function distinctDomainsFromRollup(workspaceId: string, filters: AnalyticsFilters): RawBuilder<number> | undefined {
+  if (!rollupServes('domain-provider-days', filters)) return undefined
+  const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
+  return sql<number>`(select count(distinct p.domain) from domain_provider_days p
+    where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)} ${providers})`
+}
+
+/**
  * Distinct cited domains among responses matching the filters. With a models or tags
  * filter, each domain the workspace was ever cited for is probed once through citation
  * (workspace_id, domain, created_at): cost follows the number of domains, not the number
  * of citations in range.
  */
 export async function countDistinctDomains(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<number> {
-  // Days on which each (domain, provider) pair was cited (migration 0007) answer a date
-  // range with or without providers: one overlap test per pair, about a thousand rows.
-  if (rollupServes('domain-provider-days', filters)) {
-    const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
-    const { rows } = await sql<{ n: number }>`
-      select count(distinct p.domain) as n from domain_provider_days p
-      where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)} ${providers}`.execute(db)
+  const fromRollup = distinctDomainsFromRollup(workspaceId, filters)
+  if (fromRollup) {
+    const { rows } = await sql<{ n: number }>`select ${fromRollup} as n`.execute(db)
     return Number(rows[0]?.n ?? 0)
   }
   const parts: RawBuilder<SqlBool>[] = [

@@ -60,3 +60,20 @@ describe('splitIntoMonths', () => {
     )
   })
 })
+
+describe('eachDay', () => {
+  it('lists every day from start to end, inclusive, across month, year and leap-day boundaries', () => {
+    expect(eachDay({ start: '2028-02-27', end: '2028-03-01' })).toEqual(['2028-02-27', '2028-02-28', '2028-02-29', '2028-03-01'])
+    expect(eachDay({ start: '2026-12-31', end: '2027-01-01' })).toEqual(['2026-12-31', '2027-01-01'])
+    expect(eachDay({ start: '2026-05-02', end: '2026-05-01' })).toEqual([])
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 400 }), (offset, length) => {
+        const start = addDays('2024-01-01', offset)
+        const days = eachDay({ start, end: addDays(start, length) })
+        expect(days).toHaveLength(length + 1)
+        days.forEach((day, i) => expect(day).toBe(addDays(start, i)))
+      }),
+      { numRuns: 50 },
+    )
+  })
+})

@@ -1,11 +1,11 @@
 // The dashboard of spec 4.1 with the metric definitions of DESIGN §7. Sums over the exact
-// monthly and daily rollups (every filter is a rollup column) and a per-domain probe for distinct
-// sources, run together; nothing is counted in JS.
+// monthly and daily rollups (every filter is a rollup column) and the distinct sources, in
+// one statement; nothing is counted in JS.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DateRange } from '../../http/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { countDistinctDomains, rollupRowsInRange } from '../rollup-conditions.js'
+import { countDistinctDomains, distinctDomainsFromRollup, rollupRowsInRange } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
 
 export interface BrandMetrics {
@@ -22,46 +22,59 @@ export interface Dashboard {
   date_range: DateRange
 }
 
-export async function getDashboard(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Dashboard> {
-  const [brands, mentions, responses, sources] = await Promise.all([
-    db
-      .selectFrom('brand')
-      .select(['id', 'name'])
-      .where('workspace_id', '=', workspaceId)
-      .where('is_active', '=', true)
-      // Byte order, not the server's collation: both backends must list brands alike.
-      .orderBy('is_primary', 'desc')
-      .orderBy(sql`lower(name) collate "C"`)
-      .orderBy('id')
-      .execute(),
-    sql<{ brand_id: string; responses: number; occurrences: number; sentiment_sum: number; sentiment_count: number; position_sum: number }>`
-      select s.brand_id, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
-        sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
-      from ${rollupRowsInRange('brands', workspaceId, filters, ['brand_id', 'responses', 'occurrences', 'sentiment_sum', 'sentiment_count', 'position_sum'])} s
-      group by s.brand_id`
-      .execute(db)
-      .then((result) => result.rows),
-    sql<{ n: number }>`select coalesce(sum(s.responses), 0) as n from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s`
-      .execute(db)
-      .then((result) => result.rows[0]),
-    countDistinctDomains(db, workspaceId, filters),
-  ])
+interface DashboardRow {
+  total_responses: number
+  total_sources: number | null
+  /** null on the one row of a workspace without active brands */
+  id: string | null
+  name: string | null
+  responses: number | null
+  occurrences: number | null
+  sentiment_sum: number | null
+  sentiment_count: number | null
+  position_sum: number | null
+}
 
-  const byBrand = new Map(mentions.map((row) => [row.brand_id, row]))
+export async function getDashboard(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Dashboard> {
+  // One statement for the common case: on PostgreSQL a request's queries share one
+  // connection, so each extra statement is a round trip and a plan (the computed
+  // dashboard's throughput was bound by them). Distinct sources under model or tag filters
+  // need a prompt lookup first and run beside it.
+  const sourcesSql = distinctDomainsFromRollup(workspaceId, filters)
+  const [{ rows }, separateSources] = await Promise.all([
+    sql<DashboardRow>`
+      with mentions as (
+        select s.brand_id, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
+          sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
+        from ${rollupRowsInRange('brands', workspaceId, filters, ['brand_id', 'responses', 'occurrences', 'sentiment_sum', 'sentiment_count', 'position_sum'])} s
+        group by s.brand_id
+      )
+      select t.total_responses, t.total_sources, b.id, b.name, m.responses, m.occurrences, m.sentiment_sum, m.sentiment_count, m.position_sum
+      from (
+        select (select coalesce(sum(s.responses), 0) from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s) as total_responses,
+          ${sourcesSql ?? sql`null::bigint`} as total_sources
+      ) t
+      left join (brand b left join mentions m on m.brand_id = b.id) on b.workspace_id = ${workspaceId} and b.is_active
+      -- Byte order, not the server's collation: both backends must list brands alike.
+      order by b.is_primary desc, lower(b.name) collate "C", b.id`.execute(db),
+    sourcesSql ? undefined : countDistinctDomains(db, workspaceId, filters),
+  ])
+  const totalResponses = Number(rows[0]?.total_responses ?? 0)
   const map: Record<string, BrandMetrics> = {}
   let totalMentions = 0
   // Only active brands make the map; a mention of a brand deactivated since is left out.
-  for (const brand of brands) {
-    const row = byBrand.get(brand.id)
-    const mentionCount = Number(row?.occurrences ?? 0)
+  for (const row of rows) {
+    if (row.name === null) continue
+    const mentionCount = Number(row.occurrences ?? 0)
     totalMentions += mentionCount
-    map[brand.name] = {
-      visibility_score: percentage(Number(row?.responses ?? 0), Number(responses.n)),
+    map[row.name] = {
+      visibility_score: percentage(Number(row.responses ?? 0), totalResponses),
       // Means over the responses that mention the brand; null sentiments were never summed.
-      sentiment_avg: row && Number(row.sentiment_count) > 0 ? roundSentiment(Number(row.sentiment_sum) / Number(row.sentiment_count)) : 0,
-      position_avg: row && Number(row.responses) > 0 ? roundPosition(Number(row.position_sum) / Number(row.responses)) : 0,
+      sentiment_avg: Number(row.sentiment_count ?? 0) > 0 ? roundSentiment(Number(row.sentiment_sum) / Number(row.sentiment_count)) : 0,
+      position_avg: Number(row.responses ?? 0) > 0 ? roundPosition(Number(row.position_sum) / Number(row.responses)) : 0,
       mention_count: mentionCount,
     }
   }
+  const sources = separateSources ?? Number(rows[0]?.total_sources ?? 0)
   return { brands: map, total_mentions: totalMentions, total_sources: sources, date_range: filters.range }
 }
