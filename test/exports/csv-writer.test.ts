@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { parse } from 'csv-parse/sync'
+import { stringify } from 'csv-stringify/sync'
 import { createExportWriter, formatCell, type ExportFormat } from '../../src/exports/csv-writer.js'
 import type { ExportColumn, ExportRow } from '../../src/exports/export-types.js'
 import { roundPosition, roundScore, roundSentiment } from '../../src/queries/rounding.js'
@@ -74,6 +75,33 @@ describe.each(['csv', 'tsv'] as const)('export writer (%s)', (format) => {
     expectFirstCell('cr\ronly', '"cr\ronly"')
     expectFirstCell('a,b', format === 'csv' ? '"a,b"' : 'a,b')
     expectFirstCell('a\tb', format === 'tsv' ? '"a\tb"' : 'a\tb')
+  })
+})
+
+// The writer's own quoting replaced csv-stringify for speed; files must not change by a
+// byte. csv-stringify with the options the writer used is the reference.
+describe.each(['csv', 'tsv'] as const)('export writer against csv-stringify (%s)', (format) => {
+  const reference = (rows: ExportRow[], typeHints: boolean) => {
+    const options = { delimiter: format === 'tsv' ? '\t' : ',', record_delimiter: '\r\n', quote_record_delimiter: true, quote: '"', escape: '"', eof: true, header: false }
+    const head = [columns.map((c) => c.name)]
+    if (typeHints) head.push(columns.map((c) => c.type))
+    const cells = rows.map((r) => columns.map((c) => formatCell(c, r[c.name])))
+    return (format === 'tsv' ? '\uFEFF' : '') + stringify(head, options) + (cells.length === 0 ? '' : stringify(cells, options))
+  }
+
+  it('writes the same bytes for any rows', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 8 }), fc.boolean(), (rows, typeHints) => {
+        expect(writeFile(format, rows, typeHints).toString('utf8')).toBe(reference(rows, typeHints))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('writes the same bytes for each character that matters to quoting', () => {
+    const texts = ['', '"', ',', '\t', '\r', '\n', '\r\n', '""', 'a"b', '=1', "'", ' ', '\uFEFF', '\u2028', '😀', 'a\r\nb,"c"\td']
+    const rows = texts.flatMap((text) => texts.map((other) => ({ text, score: 0, sentiment: null, count: 1, other })))
+    expect(writeFile(format, rows, true).toString('utf8')).toBe(reference(rows, true))
   })
 })
 
