@@ -15,6 +15,7 @@ import * as collection from './migrations/0013-collection.js'
 import * as webhooks from './migrations/0014-webhooks.js'
 import * as brandDiscovery from './migrations/0015-brand-discovery.js'
 import * as readPathIndexes from './migrations/0016-read-path-indexes.js'
+import * as coveringBrandRollupKeys from './migrations/0017-covering-brand-rollup-keys.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014-webhooks': webhooks,
   '0015-brand-discovery': brandDiscovery,
   '0016-read-path-indexes': readPathIndexes,
+  '0017-covering-brand-rollup-keys': coveringBrandRollupKeys,
 }
 
 class StaticMigrationProvider implements MigrationProvider {
