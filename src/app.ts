@@ -22,6 +22,7 @@ import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
+import { sharedAnalysisPool } from './analysis/analysis-pool.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -156,6 +157,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await scheduler?.stop()
     await jobs.stop()
+  })
+
+  // A listening server starts its analysis threads now rather than in its first ingest
+  // request, which would otherwise wait seconds for them. Tests that inject requests
+  // without listening start none.
+  app.addHook('onListen', async () => {
+    sharedAnalysisPool(config.analysisThreads)
+      .warmUp()
+      .catch((error) => app.log.warn({ err: error }, 'analysis threads did not start; ingestion analyses on the main thread'))
   })
 
   app.addHook('onRequest', async (request, reply) => {

@@ -115,6 +115,16 @@ export class AnalysisPool {
     }
   }
 
+  /**
+   * Starts the worker threads now, so the first batch does not wait for them: each one
+   * loads the TypeScript sources and the NLP model before it is ready (seconds of CPU).
+   * A server calls it when it starts listening; a pool of size 0 has nothing to start.
+   */
+  async warmUp(): Promise<void> {
+    if (this.size === 0) return
+    await this.startedThreads()
+  }
+
   private async startedThreads(): Promise<AnalysisThread[]> {
     while (this.threads.length < this.size) this.threads.push(new AnalysisThread())
     try {

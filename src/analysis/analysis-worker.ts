@@ -32,4 +32,7 @@ parentPort?.on('message', (task: AnalysisTask) => {
   }
   parentPort?.postMessage(reply)
 })
+// The NLP model loads on first use (~0.5 s): here, before the thread reports ready, so a
+// warmed-up pool (AnalysisPool.warmUp) has no first-batch delay left.
+analyzeResponse({ content: 'Warming up: the model loads now.' }, compileBrandMatcher([]))
 parentPort?.postMessage('ready')
