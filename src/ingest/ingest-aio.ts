@@ -54,7 +54,15 @@ export async function ingestAio(db: DB, workspaceId: string, rawItems: unknown[]
         }
       }
     }
-    const inserted = await insertIdempotent(trx, 'aio_observation', observations)
+    const inserted = await insertIdempotent(trx, 'aio_observation', observations, {
+      workspace_id: 'uuid',
+      id: 'uuid',
+      prompt_id: 'uuid',
+      observed_at: 'timestamptz',
+      has_aio: 'bool',
+      overview_text: 'text',
+      external_id: 'text',
+    })
     await insertInChunks(
       appearances.filter((a) => inserted.has(a.observation_id)),
       2000,

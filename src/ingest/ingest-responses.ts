@@ -106,7 +106,17 @@ export async function ingestResponses(
 
     // A concurrent batch with the same external ids may commit first; the unique index
     // decides, and only rows this transaction inserted get facts.
-    const inserted = await insertIdempotent(trx, 'response', responses)
+    const inserted = await insertIdempotent(trx, 'response', responses, {
+      workspace_id: 'uuid',
+      id: 'uuid',
+      prompt_id: 'uuid',
+      provider: 'text',
+      model: 'text',
+      content: 'text',
+      created_at: 'timestamptz',
+      external_id: 'text',
+      sentiment: 'float8',
+    })
     const storedMentions = mentions.filter((m) => inserted.has(m.response_id))
     const storedCitations = citations.filter((c) => inserted.has(c.response_id))
     const factColumns = { workspace_id: 'uuid', response_id: 'uuid', prompt_id: 'uuid', provider: 'text', model: 'text', created_at: 'timestamptz' } as const
