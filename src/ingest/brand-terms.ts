@@ -46,3 +46,12 @@ export async function loadBrandMatcher(db: DB, workspaceId: string): Promise<Bra
   compiled.set(workspaceId, { fingerprint, matcher })
   return matcher
 }
+
+/**
+ * The matcher last compiled for the workspace in this process, without asking the
+ * database; it may be out of date. Only for work that is checked later against
+ * loadBrandMatcher under the analysis-inputs lock (ingestion's early analysis).
+ */
+export function lastBrandMatcher(workspaceId: string): BrandMatcher | undefined {
+  return compiled.get(workspaceId)?.matcher
+}

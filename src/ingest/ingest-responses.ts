@@ -4,17 +4,17 @@ import type { DB } from '../db/database.js'
 import type { Insertable } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { newId } from '../db/ids.js'
-import type { BrandMatcher } from '../analysis/index.js'
+import type { BrandMatcher, ResponseAnalysis } from '../analysis/index.js'
 import { sharedAnalysisPool, type AnalysisPool } from '../analysis/analysis-pool.js'
 import { loadConfig } from '../config.js'
 import { AppError } from '../http/errors.js'
-import { loadBrandMatcher } from './brand-terms.js'
+import { lastBrandMatcher, loadBrandMatcher } from './brand-terms.js'
 import { problemsError, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
 import { insertColumns } from './insert-chunks.js'
-import { inTransaction } from '../db/tenant-scope.js'
+import { retryOnConflict } from '../db/retry-conflicts.js'
 import { lockAnalysisInputs } from '../db/analysis-lock.js'
 import { maintainRollups } from '../rollups/index.js'
-import { freshItems, insertIdempotent } from './idempotent-insert.js'
+import { freshItems, insertIdempotent, withoutRepeats } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
 
 export interface IngestResult {
@@ -56,7 +56,22 @@ export async function ingestResponses(
   if (total) throw batchError(problems, 'responses', total)
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
-  return inTransaction(db, async (trx) => {
+  // Analysis is most of a batch's CPU, so it starts before the transaction and needs no
+  // database: on PGlite the one connection is held by another batch's transaction to its
+  // end, and this batch is analysed meanwhile; on PostgreSQL it overlaps the checks below.
+  // It uses the brand list this process last compiled for the workspace; the transaction
+  // checks under the analysis-inputs lock that the list is unchanged, and analyses again
+  // with the current one otherwise. Items already stored are only known inside; analysing
+  // a re-sent batch again costs CPU but stores nothing twice.
+  const pool = options.pool ?? sharedAnalysisPool(loadConfig().analysisThreads)
+  const earlyMatcher = options.matcher ?? lastBrandMatcher(workspaceId) ?? (await loadBrandMatcher(db, workspaceId))
+  const early = analyseItems(pool, withoutRepeats(items), earlyMatcher)
+  // Awaited in the transaction; a batch refused before that must not leave it unhandled.
+  early.catch(() => {})
+
+  // A deadlock with a concurrent writer is retried (under a savepoint when db is already a
+  // transaction), not answered with a 500; the early analysis serves every attempt.
+  return retryOnConflict(db, async (trx) => {
     // Brands and tags cannot change under this batch until it commits.
     await lockAnalysisInputs(trx, workspaceId, 'read')
     const referenceProblems: ItemProblem[] = []
@@ -76,18 +91,18 @@ export async function ingestResponses(
     }
 
     const matcher = options.matcher ?? (await loadBrandMatcher(trx, workspaceId))
-    const pool = options.pool ?? sharedAnalysisPool(loadConfig().analysisThreads)
-    const analyses = await pool.analyze(
-      fresh.map((item) => ({ content: item.content, citations: item.citations ?? [] })),
-      matcher,
-    )
+    // The early results count only if they came from the brand list read under the lock.
+    const analysed = earlyMatcher === matcher ? await early : new Map<ResponseItem, ResponseAnalysis>()
+    const missing = fresh.filter((item) => !analysed.has(item))
+    if (missing.length) for (const [item, analysis] of await analyseItems(pool, missing, matcher)) analysed.set(item, analysis)
     const responses: Insertable<Database['response']>[] = []
     const mentions: Insertable<Database['mention']>[] = []
     const citations: Insertable<Database['citation']>[] = []
     for (const [index, item] of fresh.entries()) {
       const id = newId()
       const createdAt = new Date(item.created_at)
-      const analysis = analyses[index]
+      const analysis = analysed.get(item)
+      if (!analysis) throw new Error(`response ${index} of the batch was not analysed`)
       responses.push({
         workspace_id: workspaceId,
         id,
@@ -127,4 +142,13 @@ export async function ingestResponses(
     if (inserted.size) await bumpDataVersion(trx, workspaceId)
     return { accepted: inserted.size, duplicates: items.length - inserted.size }
   })
+}
+
+/** Each item's analysis, by item. */
+async function analyseItems(pool: AnalysisPool, items: readonly ResponseItem[], matcher: BrandMatcher): Promise<Map<ResponseItem, ResponseAnalysis>> {
+  const results = await pool.analyze(
+    items.map((item) => ({ content: item.content, citations: item.citations ?? [] })),
+    matcher,
+  )
+  return new Map(items.map((item, index) => [item, results[index]]))
 }

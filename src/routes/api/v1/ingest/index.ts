@@ -3,11 +3,12 @@ import { ingestAio } from '../../../../ingest/ingest-aio.js'
 import { ingestResponses } from '../../../../ingest/ingest-responses.js'
 import { ingestAioRoute, ingestResponsesRoute } from './schemas.js'
 import { retryOnConflict } from '../../../../db/retry-conflicts.js'
+import { sharedAnalysisPool } from '../../../../analysis/analysis-pool.js'
 
 export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/ingest/responses', ingestResponsesRoute, async (request) => {
-    // A deadlock with a concurrent writer is retried here, not answered with a 500.
-    const data = await retryOnConflict(request.db, (db) => ingestResponses(db, request.auth.workspaceId, request.body.responses))
+    // ingestResponses retries a deadlock itself: its analysis runs before the transaction.
+    const data = await ingestResponses(request.db, request.auth.workspaceId, request.body.responses, { pool: sharedAnalysisPool(app.config.analysisThreads) })
     return { success: true as const, data }
   })
 
