@@ -1,20 +1,29 @@
 // Response fields for sampling uncertainty (DESIGN §17), shared by the extension routes
-// (brand detail, prompt detail). Spec routes never carry them.
+// (brand detail, prompt detail) and /aio-metrics, where they are opt-in
+// (`include_uncertainty=true`) so that the spec's default answer stays as the spec says.
 import { Type } from 'typebox'
 
-export const VisibilityCi = Type.Union(
-  [
-    Type.Object(
-      {
-        low: Type.Number({ description: 'Lower bound, same 0–100 scale as visibility_score' }),
-        high: Type.Number({ description: 'Upper bound, same 0–100 scale as visibility_score' }),
-      },
-      { additionalProperties: false },
-    ),
-    Type.Null(),
-  ],
-  { description: 'Wilson 95% interval of visibility_score; null when there are no responses (nothing was measured)' },
-)
+/** A Wilson 95% interval or null: `scale` says what its bounds are measured in. */
+function wilsonCi(scale: string, description: string) {
+  return Type.Union(
+    [
+      Type.Object(
+        {
+          low: Type.Number({ description: `Lower bound, ${scale}` }),
+          high: Type.Number({ description: `Upper bound, ${scale}` }),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ],
+    { description },
+  )
+}
+
+export const VisibilityCi = wilsonCi('same 0–100 scale as visibility_score', 'Wilson 95% interval of visibility_score; null when there are no responses (nothing was measured)')
+
+/** The interval of a 0–1 rate of the AIO routes. */
+export const RatioCi = wilsonCi('0 to 1', 'Wilson 95% interval of the rate beside it; null when its sample is empty')
 
 export const SampleSize = Type.Integer({ description: 'Sample size behind the rate: the responses it is measured over' })
 
@@ -29,19 +38,4 @@ export const PeriodChangeTest = Type.Object(
     }),
   },
   { additionalProperties: false, description: 'Is the visibility change between the two periods more than sampling noise?' },
-)
-
-/** A rate on the 0–1 scale of the AIO routes with its Wilson 95% interval (opt-in there: `include_uncertainty=true`). */
-export const RatioCi = Type.Union(
-  [
-    Type.Object(
-      {
-        low: Type.Number({ description: 'Lower bound, 0 to 1' }),
-        high: Type.Number({ description: 'Upper bound, 0 to 1' }),
-      },
-      { additionalProperties: false },
-    ),
-    Type.Null(),
-  ],
-  { description: 'Wilson 95% interval of the rate beside it; null when its sample is empty' },
 )

@@ -4,36 +4,25 @@
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { rangeBounds, type DateRange } from '../../http/date-range.js'
-import { wilsonInterval } from '../../analysis/statistics.js'
-import { ratio, roundPosition, roundRatio } from '../rounding.js'
+import { ratio, roundPosition } from '../rounding.js'
+import { ratioCi, type RateInterval } from '../uncertainty.js'
 import { getCoverageBrands } from './coverage-brands.js'
 import { observationConditions } from './observation-conditions.js'
-
-export interface RatioInterval {
-  low: number
-  high: number
-}
 
 export interface BrandCoverage {
   appearance_rate: number
   avg_position: number
   total_appearances: number
-  appearance_rate_ci?: RatioInterval | null
+  appearance_rate_ci?: RateInterval | null
 }
 
 export interface AioMetrics {
   coverage_rate: number
-  coverage_rate_ci?: RatioInterval | null
+  coverage_rate_ci?: RateInterval | null
   total_queries: number
   queries_with_aio: number
   brand_coverage: Record<string, BrandCoverage>
   trend: { date: string; coverage_rate: number }[]
-}
-
-/** Wilson 95% interval of part/whole on the 0–1 scale, rounded like the rate; null for an empty sample. */
-function ratioCi(part: number, whole: number): RatioInterval | null {
-  const interval = wilsonInterval(part, whole)
-  return interval && { low: roundRatio(interval.low), high: roundRatio(interval.high) }
 }
 
 export async function getAioMetrics(

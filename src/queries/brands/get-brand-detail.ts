@@ -13,7 +13,7 @@ import { responseFilterConditions, type AnalyticsFilters } from '../analytics-fi
 import { dayConditions, rollupConditions, rollupTables, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
-import { visibilityChange, visibilityCi, type PeriodChange, type VisibilityInterval } from '../uncertainty.js'
+import { visibilityChange, visibilityCi, type PeriodChange, type RateInterval } from '../uncertainty.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
 export interface PeriodMetrics {
@@ -25,7 +25,7 @@ export interface PeriodMetrics {
   response_count: number
   responses_mentioning: number
   /** DESIGN §17: the interval of visibility_score and its sample size */
-  visibility_ci: VisibilityInterval | null
+  visibility_ci: RateInterval | null
   responses: number
 }
 
@@ -36,7 +36,7 @@ export interface ProviderMetrics {
   sentiment_avg: number
   position_avg: number
   response_count: number
-  visibility_ci: VisibilityInterval | null
+  visibility_ci: RateInterval | null
 }
 
 export interface BrandDetail {
@@ -49,7 +49,7 @@ export interface BrandDetail {
   change: Pick<PeriodMetrics, 'visibility_score' | 'mention_count' | 'sentiment_avg' | 'position_avg' | 'share_of_voice'> & { visibility_test: PeriodChange }
   by_provider: ProviderMetrics[]
   daily_trend: { date: string; visibility_score: number; mention_count: number }[]
-  top_prompts: { prompt_id: string; text: string; visibility_score: number; visibility_ci: VisibilityInterval | null; mention_count: number; response_count: number }[]
+  top_prompts: { prompt_id: string; text: string; visibility_score: number; visibility_ci: RateInterval | null; mention_count: number; response_count: number }[]
   top_sources: { domain: string; citation_count: number }[]
 }
 

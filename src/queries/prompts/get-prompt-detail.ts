@@ -10,7 +10,7 @@ import { AppError } from '../../http/errors.js'
 import { PROVIDERS } from '../../http/schemas.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
-import { visibilityChange, visibilityCi, type PeriodChange, type VisibilityInterval } from '../uncertainty.js'
+import { visibilityChange, visibilityCi, type PeriodChange, type RateInterval } from '../uncertainty.js'
 import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
 
 export interface PeriodMetrics {
@@ -32,7 +32,7 @@ export interface PromptDetail {
     is_primary: boolean
     visibility_score: number
     /** DESIGN §17: interval, sample size and the change against the previous period */
-    visibility_ci: VisibilityInterval | null
+    visibility_ci: RateInterval | null
     responses: number
     visibility_change: PeriodChange
     mention_count: number
