@@ -4,7 +4,7 @@
 // and the prompts and sources behind the numbers.
 //
 // Current and previous periods come from the same aggregates over both periods at once,
-// so the whole detail costs six queries, run together.
+// so the whole detail is six selects, sent as one statement (select-together.ts).
 import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { PROVIDERS } from '../../http/schemas.js'
@@ -15,6 +15,8 @@ import { rollupServes } from '../../rollups/index.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { visibilityChange, visibilityCi, type PeriodChange, type RateInterval } from '../uncertainty.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
+import { selectTogether } from '../select-together.js'
+import { brandDiscoverySelect, toBrandDiscovery, type BrandDiscoveryEvidence } from './get-brand-discovery.js'
 
 export interface PeriodMetrics {
   visibility_score: number
@@ -51,6 +53,8 @@ export interface BrandDetail {
   daily_trend: { date: string; visibility_score: number; mention_count: number }[]
   top_prompts: { prompt_id: string; text: string; visibility_score: number; visibility_ci: RateInterval | null; mention_count: number; response_count: number }[]
   top_sources: { domain: string; citation_count: number }[]
+  /** evidence of competitor discovery, only on brands it proposed */
+  discovery?: BrandDiscoveryEvidence
 }
 
 const TOP_LIMIT = 10
@@ -106,15 +110,14 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       ? sql<SqlBool>`${sql.ref(`${alias}.prompt_id`)} in (select p.id from prompt p where p.workspace_id = ${workspaceId} and p.tags && ${filters.tags}::text[])`
       : sql<SqlBool>`true`
 
-  const [brand, brandRows, voiceRows, responseRows, topPrompts, topSources] = await Promise.all([
-    db
+  const { brands, brandRows, voiceRows, responseRows, topPrompts, topSources, discovery } = await selectTogether(db, {
+    brands: db
       .selectFrom('brand')
       .select([...brandRecordColumns, 'aliases'])
       .where('workspace_id', '=', workspaceId)
-      .where('id', '=', brandId)
-      .executeTakeFirst(),
+      .where('id', '=', brandId),
     // The brand's own totals, by day and provider, from the exact daily rollup.
-    db
+    brandRows: db
       .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
       .select((eb) => [
         rollupDay.as('day'),
@@ -128,25 +131,22 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       ])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .where('s.brand_id', '=', brandId)
-      .groupBy([sql`1`, 's.provider'])
-      .execute(),
+      .groupBy([sql`1`, 's.provider']),
     // Share-of-voice denominators: occurrences of every active brand (and this one), per period.
-    db
+    voiceRows: db
       .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
       .select((eb) => [sql<boolean>`s.day >= ${filters.range.start}::date`.as('current'), eb.fn.sum<number>('s.occurrences').as('occurrences')])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .where((eb) =>
         eb.or([eb('s.brand_id', '=', brandId), eb('s.brand_id', 'in', eb.selectFrom('brand').select('id').where('workspace_id', '=', workspaceId).where('is_active', '=', true))]),
       )
-      .groupBy(sql`1`)
-      .execute(),
-    db
+      .groupBy(sql`1`),
+    responseRows: db
       .selectFrom(`${tables.responses} as s` as 'daily_response_stats as s')
       .select([rollupDay.as('day'), 's.provider', (eb) => eb.fn.sum<number>('s.responses').as('responses')])
       .where(rollupConditions('s', workspaceId, spanRollup))
-      .groupBy([sql`1`, 's.provider'])
-      .execute(),
-    db
+      .groupBy([sql`1`, 's.provider']),
+    topPrompts: db
       .selectFrom(
         promptFast
           ? db
@@ -187,45 +187,45 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .orderBy(sql`coalesce(mp.occurrences, 0)`, 'desc')
       .orderBy('rp.responses', 'desc')
       .orderBy('rp.prompt_id')
-      .limit(TOP_LIMIT)
-      .execute(),
-    strategy === 'auto' && rollupServes('brand-domain-stats', filters)
-      ? db
-          .selectFrom('daily_brand_domain_stats')
-          .select(['domain', (eb) => eb.fn.sum<number>('citations').as('citations')])
-          .where('workspace_id', '=', workspaceId)
-          .where('brand_id', '=', brandId)
-          .where('day', '>=', filters.range.start)
-          .where('day', '<=', filters.range.end)
-          .groupBy('domain')
-          .orderBy('citations', 'desc')
-          .orderBy('domain')
-          .limit(TOP_LIMIT)
-          .execute()
-      : // Driven from the brand's mentions (same filter columns as their responses), each
-        // probing its response's citations by primary key. Written as a lateral join so the
-        // plan stays this one even without table statistics (PGlite never gathers them).
-        db
-          .selectFrom('mention')
-          .innerJoinLateral(
-            (eb) =>
-              eb
-                .selectFrom('citation')
-                .select('citation.domain')
-                .whereRef('citation.workspace_id', '=', 'mention.workspace_id')
-                .whereRef('citation.response_id', '=', 'mention.response_id')
-                .as('c'),
-            (join) => join.onTrue(),
-          )
-          .select(['c.domain', (eb) => eb.fn.countAll<number>().as('citations')])
-          .where(responseFilterConditions('mention', workspaceId, filters))
-          .where('mention.brand_id', '=', brandId)
-          .groupBy('c.domain')
-          .orderBy('citations', 'desc')
-          .orderBy('c.domain')
-          .limit(TOP_LIMIT)
-          .execute(),
-  ])
+      .limit(TOP_LIMIT),
+    topSources:
+      strategy === 'auto' && rollupServes('brand-domain-stats', filters)
+        ? db
+            .selectFrom('daily_brand_domain_stats')
+            .select(['domain', (eb) => eb.fn.sum<number>('citations').as('citations')])
+            .where('workspace_id', '=', workspaceId)
+            .where('brand_id', '=', brandId)
+            .where('day', '>=', filters.range.start)
+            .where('day', '<=', filters.range.end)
+            .groupBy('domain')
+            .orderBy('citations', 'desc')
+            .orderBy('domain')
+            .limit(TOP_LIMIT)
+        : // Driven from the brand's mentions (same filter columns as their responses), each
+          // probing its response's citations by primary key. Written as a lateral join so the
+          // plan stays this one even without table statistics (PGlite never gathers them).
+          db
+            .selectFrom('mention')
+            .innerJoinLateral(
+              (eb) =>
+                eb
+                  .selectFrom('citation')
+                  .select('citation.domain')
+                  .whereRef('citation.workspace_id', '=', 'mention.workspace_id')
+                  .whereRef('citation.response_id', '=', 'mention.response_id')
+                  .as('c'),
+              (join) => join.onTrue(),
+            )
+            .select(['c.domain', (eb) => eb.fn.countAll<number>().as('citations')])
+            .where(responseFilterConditions('mention', workspaceId, filters))
+            .where('mention.brand_id', '=', brandId)
+            .groupBy('c.domain')
+            .orderBy('citations', 'desc')
+            .orderBy('c.domain')
+            .limit(TOP_LIMIT),
+    discovery: brandDiscoverySelect(db, workspaceId, brandId),
+  })
+  const brand = brands[0]
   if (!brand) return null
 
   const current = emptyTally()
@@ -296,5 +296,6 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       response_count: Number(row.responses),
     })),
     top_sources: topSources.map((row) => ({ domain: row.domain, citation_count: Number(row.citations) })),
+    ...(discovery[0] ? { discovery: toBrandDiscovery(discovery[0]) } : {}),
   }
 }

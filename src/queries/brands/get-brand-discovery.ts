@@ -1,5 +1,5 @@
 // The discovery evidence of one brand (DESIGN §17): why competitor discovery proposed it.
-// Brands configured by hand have none (undefined).
+// Brands configured by hand have none.
 import type { DB } from '../../db/database.js'
 
 export interface BrandDiscoveryEvidence {
@@ -12,14 +12,25 @@ export interface BrandDiscoveryEvidence {
   updated_at: string
 }
 
-export async function getBrandDiscovery(db: DB, workspaceId: string, brandId: string): Promise<BrandDiscoveryEvidence | undefined> {
-  const row = await db
+/** The brand's evidence row (none for brands configured by hand); read with the brand detail. */
+export function brandDiscoverySelect(db: DB, workspaceId: string, brandId: string) {
+  return db
     .selectFrom('brand_discovery')
     .select(['responses', 'first_seen', 'last_seen', 'score', 'signals', 'examples', 'updated_at'])
     .where('workspace_id', '=', workspaceId)
     .where('brand_id', '=', brandId)
-    .executeTakeFirst()
-  if (!row) return undefined
+}
+
+/** Timestamps arrive as Date from a plain select and as ISO text through select-together. */
+export function toBrandDiscovery(row: {
+  responses: number
+  first_seen: Date | string
+  last_seen: Date | string
+  score: number | string
+  signals: Record<string, number>
+  examples: BrandDiscoveryEvidence['examples']
+  updated_at: Date | string
+}): BrandDiscoveryEvidence {
   return {
     responses: row.responses,
     first_seen: new Date(row.first_seen).toISOString(),

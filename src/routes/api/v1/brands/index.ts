@@ -9,7 +9,6 @@ import { getBrands } from '../../../../queries/brands/get-brands.js'
 import { BRANDS_PER_PAGE, getBrandSchema, IS_ACTIVE_DEFAULT, listBrandsSchema } from './read-schemas.js'
 import { createBrandRoute, updateBrandRoute } from './write-schemas.js'
 import { discoverBrandsRoute } from './discover-schemas.js'
-import { getBrandDiscovery } from '../../../../queries/brands/get-brand-discovery.js'
 import { countSuggestedBrands } from '../../../../queries/brands/count-suggested-brands.js'
 import { DISCOVERY } from '../../../../jobs/index.js'
 
@@ -40,9 +39,7 @@ export const brandsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const filters = await resolveAnalyticsFilters(db, workspaceId, request.query)
     const data = await getBrandDetail(db, workspaceId, request.params.brand_id, filters)
     if (!data) throw notFound('Brand')
-    // Evidence of competitor discovery, only on brands it proposed.
-    const discovery = await getBrandDiscovery(db, workspaceId, request.params.brand_id)
-    return { success: true as const, data: discovery ? { ...data, discovery } : data }
+    return { success: true as const, data }
   })
 
   app.post('/brands', createBrandRoute, async (request, reply) => {
