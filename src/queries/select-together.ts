@@ -7,14 +7,12 @@
 // not the strings pg gives for numeric), booleans, arrays. Timestamps would arrive as
 // strings and must not be selected through here. A select with ORDER BY keeps its order:
 // json_agg reads the sorted subquery as it comes.
-import { sql, type Compilable, type Expression } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import type { DB } from '../db/database.js'
-
-type Select<Row> = Expression<Row> & Compilable<Row>
 
 export async function selectTogether<Rows extends Record<string, unknown>>(
   db: DB,
-  selects: { [Name in keyof Rows]: Select<Rows[Name]> },
+  selects: { [Name in keyof Rows]: Expression<Rows[Name]> },
 ): Promise<{ [Name in keyof Rows]: Rows[Name][] }> {
   const columns = Object.entries(selects).map(([name, select]) => sql`(select coalesce(json_agg(q), '[]'::json) from (${select}) q) as ${sql.ref(name)}`)
   const { rows } = await sql<{ [Name in keyof Rows]: Rows[Name][] }>`select ${sql.join(columns)}`.execute(db)

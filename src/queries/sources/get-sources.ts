@@ -11,6 +11,7 @@ import { rollupServes } from '../../rollups/index.js'
 import { citationConditions } from './citation-scope.js'
 import { zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
 import { ensurePromptTemplate } from './ensure-prompt-template.js'
+import { selectTogether } from '../select-together.js'
 
 export interface SourceRecord {
   domain: string
@@ -51,37 +52,65 @@ const SOURCE_FAMILIES = ['domain-stats', 'domain-provider-days', 'domain-prompt-
 export async function getSources(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions, strategy: ReadStrategy = 'auto'): Promise<SourcesPage> {
   const scope = { promptId: options.promptId }
   // Every family the fast path reads must serve every active filter (and the prompt scope).
-  const fast = strategy === 'auto' && rollupServes(SOURCE_FAMILIES, { ...filters, ...scope })
+  if (strategy === 'auto' && rollupServes(SOURCE_FAMILIES, { ...filters, ...scope })) return rolledUpSources(db, workspaceId, filters, options)
   const [, population, rows, classify] = await Promise.all([
     ensurePromptTemplate(db, workspaceId, options.promptId),
-    fast ? rolledUpPopulation(db, workspaceId, filters) : responsePopulation(db, citationConditions('response', workspaceId, filters, scope)),
-    fast ? rolledUpDomainPage(db, workspaceId, filters, options) : domainPage(db, citationConditions('citation', workspaceId, filters, scope), options),
+    responsePopulation(db, citationConditions('response', workspaceId, filters, scope)),
+    domainPage(db, citationConditions('citation', workspaceId, filters, scope), options),
     sourceClassifier(db, workspaceId),
   ])
-  if (rows.length === 0) {
-    // count(*) over () only rides along on rows; past the last page ask for the total.
-    const totalItems = pageOffset(options) > 0 ? await countDomains(db, citationConditions('citation', workspaceId, filters, scope)) : 0
-    return { sources: [], totalItems }
-  }
-
+  if (rows.length === 0) return { sources: [], totalItems: await totalPastTheEnd(db, workspaceId, filters, options) }
   const domains = rows.map((row) => row.domain)
-  const daily = fast
-    ? await rolledUpDailyCounts(db, workspaceId, filters, domains)
-    : await dailyCounts(db, citationConditions('citation', workspaceId, filters, { ...scope, domains }))
-  const charts = zeroFilledCharts(filters.range, domains, daily)
-  const citingResponses = new Map<string, number>()
-  for (const row of daily) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + row.responses)
+  const daily = await dailyCounts(db, citationConditions('citation', workspaceId, filters, { ...scope, domains }))
+  return { sources: sourceRecords(filters, rows, daily, population, classify), totalItems: rows[0].total_items }
+}
 
-  const sources = rows.map((row) => ({
+// The rollups answer in one statement (select-together.ts): R's size, the ranked page with
+// each domain's days, and the brands that classify the domains.
+async function rolledUpSources(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions): Promise<SourcesPage> {
+  const [, { population, page, brands }] = await Promise.all([
+    ensurePromptTemplate(db, workspaceId, options.promptId),
+    selectTogether(db, {
+      population: rolledUpPopulation(workspaceId, filters),
+      page: rolledUpDomainPage(workspaceId, filters, options),
+      brands: classifyingBrands(db, workspaceId),
+    }),
+  ])
+  if (page.length === 0) return { sources: [], totalItems: await totalPastTheEnd(db, workspaceId, filters, options) }
+  // Through JSON a timestamp is ISO text and each domain's days an array of [day, citations, responses].
+  const rows = page.map((row) => ({ ...row, last_cited: new Date(row.last_cited) }))
+  const daily = page.flatMap((row) => (row.days ?? []).map(([day, count, responses]) => ({ key: row.domain, day, count, responses })))
+  return { sources: sourceRecords(filters, rows, daily, population[0], classifierOf(brands)), totalItems: rows[0].total_items }
+}
+
+// count(*) over () only rides along on rows; past the last page ask for the total.
+async function totalPastTheEnd(db: DB, workspaceId: string, filters: AnalyticsFilters, options: SourcesOptions): Promise<number> {
+  return pageOffset(options) > 0 ? countDomains(db, citationConditions('citation', workspaceId, filters, { promptId: options.promptId })) : 0
+}
+
+function sourceRecords(
+  filters: AnalyticsFilters,
+  rows: readonly DomainRow[],
+  daily: readonly (KeyedDayCount & { responses: number })[],
+  population: Population,
+  classify: (domain: string) => SourceType,
+): SourceRecord[] {
+  const charts = zeroFilledCharts(
+    filters.range,
+    rows.map((row) => row.domain),
+    daily,
+  )
+  const citingResponses = new Map<string, number>()
+  for (const row of daily) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + Number(row.responses))
+  return rows.map((row) => ({
     domain: row.domain,
     source_type: classify(row.domain),
-    citation_count: row.citation_count,
+    citation_count: Number(row.citation_count),
     authority_score: authorityScore(row, population),
-    usage_percentage: percentage(citingResponses.get(row.domain) ?? 0, population.responses),
+    usage_percentage: percentage(citingResponses.get(row.domain) ?? 0, Number(population.responses)),
     last_cited: row.last_cited,
     daily_chart: charts.get(row.domain) ?? [],
   }))
-  return { sources, totalItems: rows[0].total_items }
 }
 
 /** 100 × sqrt(provider share × prompt share): broad only when cited across both. */
@@ -103,35 +132,26 @@ async function dailyCounts(db: DB, where: Expression<SqlBool>): Promise<(KeyedDa
   return rows
 }
 
-async function rolledUpDailyCounts(db: DB, workspaceId: string, filters: AnalyticsFilters, domains: string[]): Promise<(KeyedDayCount & { responses: number })[]> {
-  const { rows } = await sql<KeyedDayCount & { responses: number }>`
-    select domain as key, to_char(day, 'YYYY-MM-DD') as day, citations as count, responses
-    from daily_domain_stats
-    where workspace_id = ${workspaceId} and domain = any(${domains}::text[]) and day >= ${filters.range.start}::date and day <= ${filters.range.end}::date
-  `.execute(db)
-  return rows
-}
-
 // R's size, providers and prompts from the rollups: the daily totals and the days each
 // prompt had responses on.
-async function rolledUpPopulation(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Population> {
-  const { rows } = await sql<Population>`
+function rolledUpPopulation(workspaceId: string, filters: AnalyticsFilters) {
+  return sql<Population>`
     select coalesce(sum(t.responses), 0)::int as responses, count(distinct t.provider)::int as providers,
       (select count(*) from prompt_days p where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)})::int as prompts
     from daily_response_totals t
     where t.workspace_id = ${workspaceId} and t.day >= ${filters.range.start}::date and t.day <= ${filters.range.end}::date
-  `.execute(db)
-  return rows[0]
+  `
 }
 
 // The page is ranked from whole months and loose days of the domain totals; only its
-// domains are then probed for the providers and prompts that cited them in the range.
-async function rolledUpDomainPage(db: DB, workspaceId: string, filters: AnalyticsFilters, page: PageRequest): Promise<DomainRow[]> {
+// domains are then probed for the providers and prompts that cited them in the range, and
+// for their days.
+function rolledUpDomainPage(workspaceId: string, filters: AnalyticsFilters, page: PageRequest) {
   const range = rangeOfDays(filters)
   const domainRows = calendarRollupRows('daily_domain_stats', ['domain', 'citations', 'last_cited'], filters.range, workspaceId, (dateColumn, days) =>
     dayConditions('s', workspaceId, { range: days }, dateColumn),
   )
-  const { rows } = await sql<DomainRow>`
+  return sql<Omit<DomainRow, 'last_cited'> & { last_cited: string; days: [string, number, number][] | null }>`
     with ranked as (
       select domain, sum(citations) as citation_count, max(last_cited) as last_cited, count(*) over () as total_items
       from ${domainRows} d
@@ -141,11 +161,12 @@ async function rolledUpDomainPage(db: DB, workspaceId: string, filters: Analytic
     )
     select r.domain, r.citation_count, r.last_cited, r.total_items,
       (select count(*) from domain_provider_days p where p.workspace_id = ${workspaceId} and p.domain = r.domain and p.days && ${range}) as citing_providers,
-      (select count(*) from domain_prompt_days p where p.workspace_id = ${workspaceId} and p.domain = r.domain and p.days && ${range}) as citing_prompts
+      (select count(*) from domain_prompt_days p where p.workspace_id = ${workspaceId} and p.domain = r.domain and p.days && ${range}) as citing_prompts,
+      (select json_agg(json_build_array(to_char(d.day, 'YYYY-MM-DD'), d.citations, d.responses)) from daily_domain_stats d
+       where d.workspace_id = ${workspaceId} and d.domain = r.domain and d.day >= ${filters.range.start}::date and d.day <= ${filters.range.end}::date) as days
     from ranked r
     order by r.citation_count desc, r.domain
-  `.execute(db)
-  return rows
+  `
 }
 
 // Grouped by (provider, prompt) so the database hashes instead of sorting for distinct
@@ -196,13 +217,19 @@ async function countDomains(db: DB, where: Expression<SqlBool>): Promise<number>
 // Owned = the primary brand's site; competitors = the other brands still tracked
 // (inactive or rejected brands are no longer competitors the user cares about).
 export async function sourceClassifier(db: DB, workspaceId: string): Promise<(domain: string) => SourceType> {
-  const brands = await db
+  return classifierOf(await classifyingBrands(db, workspaceId).execute())
+}
+
+function classifyingBrands(db: DB, workspaceId: string) {
+  return db
     .selectFrom('brand')
     .select(['domain', 'is_primary'])
     .where('workspace_id', '=', workspaceId)
     .where('domain', 'is not', null)
     .where((eb) => eb.or([eb('is_primary', '=', true), eb.and([eb('is_active', '=', true), eb('discovery_status', '<>', 'rejected')])]))
-    .execute()
+}
+
+function classifierOf(brands: readonly { domain: string | null; is_primary: boolean }[]): (domain: string) => SourceType {
   return compileSourceClassifier({
     ownedDomains: brands.filter((b) => b.is_primary).map((b) => b.domain as string),
     competitorDomains: brands.filter((b) => !b.is_primary).map((b) => b.domain as string),
