@@ -5,7 +5,7 @@ import { zeroFilledCharts, type DailyCount } from '../sources/daily-chart.js'
 import { ensurePromptTemplate } from '../sources/ensure-prompt-template.js'
 import type { ReadStrategy } from '../rollup-conditions.js'
 import type { UrlRecord } from './get-urls.js'
-import { urlAttributes, urlDailyCounts, urlPage } from './url-page.js'
+import { citedUrlPage } from './url-page.js'
 
 export interface DetailedUrlRecord extends UrlRecord {
   daily_chart: DailyCount[]
@@ -24,8 +24,10 @@ export async function getUrlsDetailed(
   strategy: ReadStrategy = 'auto',
 ): Promise<{ urls: DetailedUrlRecord[]; totalItems: number }> {
   const scope = { promptId: options.promptId }
-  const [, { rows, totalItems }] = await Promise.all([ensurePromptTemplate(db, workspaceId, options.promptId), urlPage(db, workspaceId, filters, scope, options, strategy)])
-  const [attributes, daily] = await Promise.all([urlAttributes(db, workspaceId, filters, scope, rows, strategy), urlDailyCounts(db, workspaceId, filters, scope, rows, strategy)])
+  const [, { rows, totalItems, daily }] = await Promise.all([
+    ensurePromptTemplate(db, workspaceId, options.promptId),
+    citedUrlPage(db, workspaceId, filters, scope, options, { days: true, strategy }),
+  ])
   const charts = zeroFilledCharts(
     filters.range,
     rows.map((row) => row.url),
@@ -34,12 +36,12 @@ export async function getUrlsDetailed(
   const urls = rows.map((row) => ({
     url: row.url,
     domain: row.domain,
-    title: attributes.get(row.url)?.title ?? '',
+    title: row.title,
     citation_count: row.citation_count,
     first_cited: row.first_cited,
     last_cited: row.last_cited,
     daily_chart: charts.get(row.url) ?? [],
-    providers_citing: attributes.get(row.url)?.providers ?? [],
+    providers_citing: row.providers,
   }))
   return { urls, totalItems }
 }

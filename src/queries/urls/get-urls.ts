@@ -3,7 +3,7 @@ import { registrableDomain } from '../../analysis/urls.js'
 import type { PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import type { ReadStrategy } from '../rollup-conditions.js'
-import { urlAttributes, urlPage } from './url-page.js'
+import { citedUrlPage } from './url-page.js'
 
 export interface UrlRecord {
   url: string
@@ -35,12 +35,11 @@ export async function getUrls(
   strategy: ReadStrategy = 'auto',
 ): Promise<{ urls: UrlRecord[]; totalItems: number }> {
   const scope = options.sourceId === undefined ? {} : { domains: [sourceDomain(options.sourceId)] }
-  const { rows, totalItems } = await urlPage(db, workspaceId, filters, scope, options, strategy)
-  const attributes = await urlAttributes(db, workspaceId, filters, scope, rows, strategy)
+  const { rows, totalItems } = await citedUrlPage(db, workspaceId, filters, scope, options, { days: false, strategy })
   const urls = rows.map((row) => ({
     url: row.url,
     domain: row.domain,
-    title: attributes.get(row.url)?.title ?? '',
+    title: row.title,
     citation_count: row.citation_count,
     first_cited: row.first_cited,
     last_cited: row.last_cited,

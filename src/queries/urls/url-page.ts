@@ -1,5 +1,6 @@
-// Shared by /urls and /urls-detailed: the ranked page of cited URLs over R and the
-// attributes that only the page's URLs need (title, providers), read for those URLs only.
+// Shared by /urls and /urls-detailed: the ranked page of cited URLs over R and what only
+// the page's URLs need (title, providers, and for the detailed list their days), read for
+// those URLs only. On the rollups that is one statement.
 import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
@@ -7,6 +8,8 @@ import type { AnalyticsFilters } from '../analytics-filters.js'
 import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { citationConditions, type CitationScope } from '../sources/citation-scope.js'
+import type { KeyedDayCount } from '../sources/daily-chart.js'
+import { eachDay } from '../../http/date-range.js'
 
 export interface UrlRow {
   url: string
@@ -23,21 +26,36 @@ export interface UrlAttributes {
   providers: string[]
 }
 
+export interface CitedUrlPage {
+  rows: (UrlRow & Omit<UrlAttributes, 'url'>)[]
+  totalItems: number
+  /** citing responses per URL and day, when asked for */
+  daily: KeyedDayCount[]
+}
+
+export async function citedUrlPage(
+  db: DB,
+  workspaceId: string,
+  filters: AnalyticsFilters,
+  scope: CitationScope,
+  page: PageRequest,
+  options: { days: boolean; strategy?: ReadStrategy },
+): Promise<CitedUrlPage> {
+  const strategy = options.strategy ?? 'auto'
+  if (urlRollupsApply(filters, scope, strategy)) return rolledUpUrlPage(db, workspaceId, filters, scope, page, options.days)
+  const { rows, totalItems } = await factsUrlPage(db, workspaceId, filters, scope, page)
+  const [attributes, daily] = await Promise.all([urlAttributes(db, workspaceId, filters, scope, rows), options.days ? urlDailyCounts(db, workspaceId, filters, scope, rows) : []])
+  const withAttributes = rows.map((row) => ({ ...row, title: attributes.get(row.url)?.title ?? '', providers: attributes.get(row.url)?.providers ?? [] }))
+  return { rows: withAttributes, totalItems, daily }
+}
+
 /** The URL rollups answer when they serve every active filter (a date range, a source's domains). */
 export function urlRollupsApply(filters: AnalyticsFilters, scope: CitationScope, strategy: ReadStrategy): boolean {
   return strategy === 'auto' && rollupServes(['url-stats', 'url-provider-days'], { ...filters, ...scope })
 }
 
 /** citation_count = responses in R citing the URL: the citation table has one row per (response, url). */
-export async function urlPage(
-  db: DB,
-  workspaceId: string,
-  filters: AnalyticsFilters,
-  scope: CitationScope,
-  page: PageRequest,
-  strategy: ReadStrategy = 'auto',
-): Promise<{ rows: UrlRow[]; totalItems: number }> {
-  if (urlRollupsApply(filters, scope, strategy)) return rolledUpUrlPage(db, workspaceId, filters, scope, page)
+async function factsUrlPage(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, page: PageRequest): Promise<{ rows: UrlRow[]; totalItems: number }> {
   const where = citationConditions('citation', workspaceId, filters, scope)
   const { rows } = await sql<UrlRow>`
     select url, domain, count(*) as citation_count, min(created_at) as first_cited, max(created_at) as last_cited,
@@ -57,8 +75,11 @@ export async function urlPage(
 
 // Whole months come from monthly_url_stats, the loose days at either end from
 // daily_url_stats: a year reads twelve months of URLs instead of 365 days of them. Rows
-// are grouped by URL number; the text is joined on for ordering and output.
-async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, page: PageRequest): Promise<{ rows: UrlRow[]; totalItems: number }> {
+// are grouped by URL number; the text is joined on for ordering and output. The page's
+// URLs then read their days once: first and last citation, and (detailed) the chart as
+// two arrays, day offsets from the range start and counts, rather than a formatted date
+// per day; then the latest title and the citing providers.
+async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, page: PageRequest, days: boolean): Promise<CitedUrlPage> {
   const urlCondition =
     scope.domains === undefined
       ? sql<SqlBool>`true`
@@ -73,8 +94,10 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
   // Parallel workers cost more than they save on this many short rows (a year on 2 cores:
   // 100 ms with them, 60 without); local to the request's transaction.
   if (db.isTransaction) await sql`select set_config('max_parallel_workers_per_gather', '0', true)`.execute(db)
-  // Ranking needs the counts only; first and last citation are read for the page's URLs.
-  const { rows } = await sql<UrlRow>`
+  const chart = days
+    ? sql`array_agg(d.day - ${filters.range.start}::date) as day_offsets, array_agg(d.citations) as day_counts`
+    : sql`null::int[] as day_offsets, null::int[] as day_counts`
+  const { rows } = await sql<UrlRow & Omit<UrlAttributes, 'url'> & { day_offsets: number[] | null; day_counts: number[] | null }>`
     with totals as (
       select url_id, sum(citations) as citation_count
       from ${urlRows} u
@@ -87,31 +110,31 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
       order by t.citation_count desc, w.url
       limit ${page.perPage} offset ${pageOffset(page)}
     )
-    select p.url, p.domain, p.citation_count, p.total_items, s.first_cited, s.last_cited
+    select p.url, p.domain, p.citation_count, p.total_items, s.first_cited, s.last_cited, s.day_offsets, s.day_counts,
+      coalesce((select c.title from citation c
+                where c.workspace_id = ${workspaceId} and c.url = p.url and c.created_at >= ${filters.from} and c.created_at < ${filters.to} and c.title <> ''
+                order by c.created_at desc, c.response_id desc limit 1), '') as title,
+      coalesce((select array_agg(pd.provider order by pd.provider) from url_provider_days pd
+                where pd.workspace_id = ${workspaceId} and pd.url_id = p.id and pd.days && ${rangeOfDays(filters)}), '{}') as providers
     from page p
     cross join lateral (
-      select min(d.first_cited) as first_cited, max(d.last_cited) as last_cited from daily_url_stats d
+      select min(d.first_cited) as first_cited, max(d.last_cited) as last_cited, ${chart} from daily_url_stats d
       where d.workspace_id = ${workspaceId} and d.url_id = p.id and d.day >= ${filters.range.start}::date and d.day <= ${filters.range.end}::date
     ) s
     order by p.citation_count desc, p.url
   `.execute(db)
-  if (rows.length > 0) return { rows, totalItems: rows[0].total_items }
-  if (pageOffset(page) === 0) return { rows, totalItems: 0 }
+  const dates = eachDay(filters.range)
+  const daily = rows.flatMap(({ url, day_offsets, day_counts }) => (day_offsets ?? []).map((offset, i) => ({ key: url, day: dates[offset], count: day_counts?.[i] ?? 0 })))
+  const pageRows = rows.map(({ day_offsets: _offsets, day_counts: _counts, ...row }) => row)
+  if (rows.length > 0) return { rows: pageRows, totalItems: rows[0].total_items, daily }
+  if (pageOffset(page) === 0) return { rows: pageRows, totalItems: 0, daily }
   const total = await sql<{ total: number }>`select count(distinct url_id) as total from ${urlRows} u`.execute(db)
-  return { rows, totalItems: total.rows[0]?.total ?? 0 }
+  return { rows: pageRows, totalItems: total.rows[0]?.total ?? 0, daily }
 }
 
 /** Title = the last non-empty title seen in R (latest response first), else "". */
-export async function urlAttributes(
-  db: DB,
-  workspaceId: string,
-  filters: AnalyticsFilters,
-  scope: CitationScope,
-  rows: readonly UrlRow[],
-  strategy: ReadStrategy = 'auto',
-): Promise<Map<string, UrlAttributes>> {
+async function urlAttributes(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, rows: readonly UrlRow[]): Promise<Map<string, UrlAttributes>> {
   if (rows.length === 0) return new Map()
-  if (urlRollupsApply(filters, scope, strategy)) return rolledUpUrlAttributes(db, workspaceId, filters, rows)
   // The page's domains let the planner use the (workspace_id, domain, created_at) index.
   const pageScope = { ...scope, domains: [...new Set(rows.map((row) => row.domain))], urls: rows.map((row) => row.url) }
   const { rows: attributes } = await sql<UrlAttributes>`
@@ -125,35 +148,9 @@ export async function urlAttributes(
   return new Map(attributes.map((row) => [row.url, row]))
 }
 
-// Each page URL: its latest titled citation in the range is one backward probe of
-// (workspace_id, url, created_at); its providers are the rows whose days overlap the range.
-async function rolledUpUrlAttributes(db: DB, workspaceId: string, filters: AnalyticsFilters, rows: readonly UrlRow[]): Promise<Map<string, UrlAttributes>> {
-  const { rows: attributes } = await sql<UrlAttributes>`
-    select u.url,
-      coalesce((select c.title from citation c
-                where c.workspace_id = ${workspaceId} and c.url = u.url and c.created_at >= ${filters.from} and c.created_at < ${filters.to} and c.title <> ''
-                order by c.created_at desc, c.response_id desc limit 1), '') as title,
-      coalesce((select array_agg(p.provider order by p.provider) from url_provider_days p
-                where p.workspace_id = ${workspaceId} and p.url_id = w.id and p.days && ${rangeOfDays(filters)}), '{}') as providers
-    from unnest(${rows.map((row) => row.url)}::text[]) as u(url)
-    join workspace_url w on w.workspace_id = ${workspaceId} and w.url = u.url
-  `.execute(db)
-  return new Map(attributes.map((row) => [row.url, row]))
-}
-
 /** Daily citing responses per URL of the page. */
-export async function urlDailyCounts(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, rows: readonly UrlRow[], strategy: ReadStrategy = 'auto') {
+async function urlDailyCounts(db: DB, workspaceId: string, filters: AnalyticsFilters, scope: CitationScope, rows: readonly UrlRow[]): Promise<KeyedDayCount[]> {
   if (rows.length === 0) return []
-  if (urlRollupsApply(filters, scope, strategy)) {
-    const { rows: daily } = await sql<{ key: string; day: string; count: number }>`
-      select w.url as key, to_char(s.day, 'YYYY-MM-DD') as day, s.citations as count
-      from workspace_url w
-      join daily_url_stats s on s.workspace_id = w.workspace_id and s.url_id = w.id
-      where w.workspace_id = ${workspaceId} and w.url = any(${rows.map((row) => row.url)}::text[])
-        and s.day >= ${filters.range.start}::date and s.day <= ${filters.range.end}::date
-    `.execute(db)
-    return daily
-  }
   const pageScope = { ...scope, domains: [...new Set(rows.map((row) => row.domain))], urls: rows.map((row) => row.url) }
   const { rows: daily } = await sql<{ key: string; day: string; count: number }>`
     select url as key, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count
