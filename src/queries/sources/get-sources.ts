@@ -4,13 +4,12 @@ import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { compileSourceClassifier, type SourceType } from '../../analysis/source-types.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
-import { eachDay } from '../../http/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundScore } from '../rounding.js'
 import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { citationConditions } from './citation-scope.js'
-import { zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
+import { chartsFromSeries, zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
 import { ensurePromptTemplate } from './ensure-prompt-template.js'
 import { selectTogether } from '../select-together.js'
 
@@ -70,7 +69,10 @@ export async function getSources(db: DB, workspaceId: string, filters: Analytics
   if (rows.length === 0) return { sources: [], totalItems: await totalPastTheEnd(db, workspaceId, filters, options) }
   const domains = rows.map((row) => row.domain)
   const daily = await dailyCounts(db, citationConditions('citation', workspaceId, filters, { ...scope, domains }))
-  return { sources: sourceRecords(filters, rows, daily, population, classify), totalItems: rows[0].total_items }
+  const citingResponses = new Map<string, number>()
+  for (const row of daily) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + Number(row.responses))
+  const charts = zeroFilledCharts(filters.range, domains, daily)
+  return { sources: sourceRecords(rows, charts, citingResponses, population, classify), totalItems: rows[0].total_items }
 }
 
 // The rollups answer in one statement (select-together.ts): R's size, the ranked page with
@@ -87,11 +89,14 @@ async function rolledUpSources(db: DB, workspaceId: string, filters: AnalyticsFi
   if (page.length === 0) return { sources: [], totalItems: await totalPastTheEnd(db, workspaceId, filters, options) }
   // Through JSON a timestamp is ISO text.
   const rows = page.map((row) => ({ ...row, last_cited: new Date(row.last_cited) }))
-  const dates = eachDay(filters.range)
-  const daily = page.flatMap(({ domain, days: [offsets, citations, responses] }) =>
-    (offsets ?? []).map((offset, i) => ({ key: domain, day: dates[offset], count: citations?.[i] ?? 0, responses: responses?.[i] ?? 0 })),
+  const series = new Map(page.map(({ domain, days: [offsets, counts] }) => [domain, { offsets, counts }]))
+  const citingResponses = new Map(page.map(({ domain, days: [, , responses] }) => [domain, (responses ?? []).reduce((sum, n) => sum + n, 0)]))
+  const charts = chartsFromSeries(
+    filters.range,
+    rows.map((row) => row.domain),
+    series,
   )
-  return { sources: sourceRecords(filters, rows, daily, population[0], classifierOf(brands)), totalItems: rows[0].total_items }
+  return { sources: sourceRecords(rows, charts, citingResponses, population[0], classifierOf(brands)), totalItems: rows[0].total_items }
 }
 
 // count(*) over () only rides along on rows; past the last page ask for the total.
@@ -100,19 +105,12 @@ async function totalPastTheEnd(db: DB, workspaceId: string, filters: AnalyticsFi
 }
 
 function sourceRecords(
-  filters: AnalyticsFilters,
   rows: readonly DomainRow[],
-  daily: readonly (KeyedDayCount & { responses: number })[],
+  charts: ReadonlyMap<string, DailyCount[]>,
+  citingResponses: ReadonlyMap<string, number>,
   population: Population,
   classify: (domain: string) => SourceType,
 ): SourceRecord[] {
-  const charts = zeroFilledCharts(
-    filters.range,
-    rows.map((row) => row.domain),
-    daily,
-  )
-  const citingResponses = new Map<string, number>()
-  for (const row of daily) citingResponses.set(row.key, (citingResponses.get(row.key) ?? 0) + Number(row.responses))
   return rows.map((row) => ({
     domain: row.domain,
     source_type: classify(row.domain),

@@ -1,7 +1,7 @@
 import type { DB } from '../../db/database.js'
 import type { PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { zeroFilledCharts, type DailyCount } from '../sources/daily-chart.js'
+import type { DailyCount } from '../sources/daily-chart.js'
 import { ensurePromptTemplate } from '../sources/ensure-prompt-template.js'
 import type { ReadStrategy } from '../rollup-conditions.js'
 import type { UrlRecord } from './get-urls.js'
@@ -24,15 +24,10 @@ export async function getUrlsDetailed(
   strategy: ReadStrategy = 'auto',
 ): Promise<{ urls: DetailedUrlRecord[]; totalItems: number }> {
   const scope = { promptId: options.promptId }
-  const [, { rows, totalItems, daily }] = await Promise.all([
+  const [, { rows, totalItems, charts }] = await Promise.all([
     ensurePromptTemplate(db, workspaceId, options.promptId),
     citedUrlPage(db, workspaceId, filters, scope, options, { days: true, strategy }),
   ])
-  const charts = zeroFilledCharts(
-    filters.range,
-    rows.map((row) => row.url),
-    daily,
-  )
   const urls = rows.map((row) => ({
     url: row.url,
     domain: row.domain,

@@ -8,8 +8,7 @@ import type { AnalyticsFilters } from '../analytics-filters.js'
 import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { citationConditions, type CitationScope } from '../sources/citation-scope.js'
-import type { KeyedDayCount } from '../sources/daily-chart.js'
-import { eachDay } from '../../http/date-range.js'
+import { chartsFromSeries, zeroFilledCharts, type DailyCount, type KeyedDayCount } from '../sources/daily-chart.js'
 
 export interface UrlRow {
   url: string
@@ -29,8 +28,8 @@ export interface UrlAttributes {
 export interface CitedUrlPage {
   rows: (UrlRow & Omit<UrlAttributes, 'url'>)[]
   totalItems: number
-  /** citing responses per URL and day, when asked for */
-  daily: KeyedDayCount[]
+  /** each page URL's citing responses on every day of the range, when asked for (else empty) */
+  charts: Map<string, DailyCount[]>
 }
 
 export async function citedUrlPage(
@@ -44,9 +43,19 @@ export async function citedUrlPage(
   const strategy = options.strategy ?? 'auto'
   if (urlRollupsApply(filters, scope, strategy)) return rolledUpUrlPage(db, workspaceId, filters, scope, page, options.days)
   const { rows, totalItems } = await factsUrlPage(db, workspaceId, filters, scope, page)
-  const [attributes, daily] = await Promise.all([urlAttributes(db, workspaceId, filters, scope, rows), options.days ? urlDailyCounts(db, workspaceId, filters, scope, rows) : []])
+  const [attributes, daily] = await Promise.all([
+    urlAttributes(db, workspaceId, filters, scope, rows),
+    options.days ? urlDailyCounts(db, workspaceId, filters, scope, rows) : undefined,
+  ])
   const withAttributes = rows.map((row) => ({ ...row, title: attributes.get(row.url)?.title ?? '', providers: attributes.get(row.url)?.providers ?? [] }))
-  return { rows: withAttributes, totalItems, daily }
+  const charts = daily
+    ? zeroFilledCharts(
+        filters.range,
+        rows.map((row) => row.url),
+        daily,
+      )
+    : new Map<string, DailyCount[]>()
+  return { rows: withAttributes, totalItems, charts }
 }
 
 /** The URL rollups answer when they serve every active filter (a date range, a source's domains). */
@@ -130,13 +139,18 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
     ) s
     order by p.citation_count desc, p.url
   `.execute(db)
-  const dates = eachDay(filters.range)
-  const daily = rows.flatMap(({ url, day_offsets, day_counts }) => (day_offsets ?? []).map((offset, i) => ({ key: url, day: dates[offset], count: day_counts?.[i] ?? 0 })))
+  const charts = days
+    ? chartsFromSeries(
+        filters.range,
+        rows.map((row) => row.url),
+        new Map(rows.map((row) => [row.url, { offsets: row.day_offsets, counts: row.day_counts }])),
+      )
+    : new Map<string, DailyCount[]>()
   const pageRows = rows.map(({ day_offsets: _offsets, day_counts: _counts, ...row }) => row)
-  if (rows.length > 0) return { rows: pageRows, totalItems: rows[0].total_items, daily }
-  if (pageOffset(page) === 0) return { rows: pageRows, totalItems: 0, daily }
+  if (rows.length > 0) return { rows: pageRows, totalItems: rows[0].total_items, charts }
+  if (pageOffset(page) === 0) return { rows: pageRows, totalItems: 0, charts }
   const total = await sql<{ total: number }>`select count(distinct url_id) as total from ${urlRows} u`.execute(db)
-  return { rows: pageRows, totalItems: total.rows[0]?.total ?? 0, daily }
+  return { rows: pageRows, totalItems: total.rows[0]?.total ?? 0, charts }
 }
 
 /** Title = the last non-empty title seen in R (latest response first), else "". */
