@@ -2,6 +2,7 @@
 // behind a load balancer: the per-key limit, the strict export quota and the answer cache
 // must behave as if there were one instance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
 import { createApiKey } from '../../src/admin/api-key-store.js'
 import { createWorkspace } from '../../src/admin/workspaces.js'
 import { SCOPES, type Scope } from '../../src/auth/scopes.js'
@@ -115,6 +116,53 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
       expect(body.data.brands.Acme.visibility_score).toBe(100)
     }
   }, 60_000)
+
+  it('runs each background job once: a re-analysis queued through any instance is taken by exactly one of the three', async () => {
+    // Three workspaces, each with answers naming a brand it does not track yet; adding the
+    // brand through one instance queues a re-analysis that every instance's worker could take.
+    const tenants = await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const tenant = await createWorkspace(handle.db, { name: `Scale-out jobs ${n}`, tier: 'premium' })
+        return { workspaceId: tenant.id, key: (await createApiKey(handle.db, { workspaceId: tenant.id, scopes: [...SCOPES] })).key }
+      }),
+    )
+    const jobIds: string[] = []
+    for (const tenant of tenants) {
+      const prompt = await json(request(next(), '/api/v1/prompts', tenant.key, { method: 'POST', body: JSON.stringify({ text: 'Best CRM?' }) }))
+      const responses = Array.from({ length: 12 }, (_, i) => ({
+        prompt_id: prompt.data.id,
+        provider: 'openai',
+        model: 'gpt-4o',
+        content: i % 3 === 0 ? 'Nothing to name here.' : 'Zenith is a good CRM; many teams pick Zenith.',
+        created_at: `2026-05-${String(i + 1).padStart(2, '0')}T10:00:00Z`,
+      }))
+      expect((await request(next(), '/api/v1/ingest/responses', tenant.key, { method: 'POST', body: JSON.stringify({ responses }) })).status).toBe(200)
+      const created = (await (await request(next(), '/api/v1/brands', tenant.key, { method: 'POST', body: JSON.stringify({ name: 'Zenith' }) })).json()) as {
+        job?: { id: string }
+      }
+      expect(created.job?.id).toEqual(expect.any(String))
+      jobIds.push(created.job?.id as string)
+    }
+    const jobs = () => handle.db.selectFrom('job').select(['id', 'state', 'started_at']).where('id', 'in', jobIds).execute()
+    const deadline = Date.now() + 60_000
+    while (!(await jobs()).every((job) => job.state === 'succeeded') || (await jobs()).length < jobIds.length) {
+      if (Date.now() > deadline) throw new Error(`re-analysis jobs did not finish: ${JSON.stringify(await jobs())}`)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    // pg-boss counts a second claim of a job as a retry: none was claimed twice.
+    const queued = await sql<{ id: string; state: string; retry_count: number }>`
+      select id::text as id, state, retry_count from pgboss.job where id = any(${jobIds}::uuid[])`.execute(handle.db)
+    expect(queued.rows.map((row) => ({ state: row.state, retry_count: row.retry_count }))).toEqual(jobIds.map(() => ({ state: 'completed', retry_count: 0 })))
+    // And each workspace's answers were re-analysed exactly: 8 of its 12 name Zenith, twice each.
+    for (const tenant of tenants) {
+      const mentions = await handle.db
+        .selectFrom('mention')
+        .select([sql<number>`count(*)::int`.as('n'), sql<number>`sum(occurrences)::int`.as('occurrences')])
+        .where('workspace_id', '=', tenant.workspaceId)
+        .executeTakeFirstOrThrow()
+      expect(mentions).toEqual({ n: 8, occurrences: 16 })
+    }
+  }, 90_000)
 
   it('fires each schedule slot once and asks each collection answer once across the instances', async () => {
     const collecting = await createWorkspace(handle.db, { name: 'Scale-out collection', tier: 'premium' })
