@@ -16,6 +16,7 @@ import * as webhooks from './migrations/0014-webhooks.js'
 import * as brandDiscovery from './migrations/0015-brand-discovery.js'
 import * as readPathIndexes from './migrations/0016-read-path-indexes.js'
 import * as coveringBrandRollupKeys from './migrations/0017-covering-brand-rollup-keys.js'
+import * as monthlyStatsByProvider from './migrations/0018-monthly-stats-by-provider.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0015-brand-discovery': brandDiscovery,
   '0016-read-path-indexes': readPathIndexes,
   '0017-covering-brand-rollup-keys': coveringBrandRollupKeys,
+  '0018-monthly-stats-by-provider': monthlyStatsByProvider,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

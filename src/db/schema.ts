@@ -411,7 +411,9 @@ export interface Database {
   daily_response_totals: DailyResponseTotalsTable
   daily_brand_totals: DailyBrandTotalsTable
   monthly_response_stats: Omit<DailyResponseStatsTable, 'day'> & { month: string }
+  monthly_response_stats_by_provider: Omit<DailyResponseStatsTable, 'day' | 'model'> & { month: string }
   monthly_mention_stats: Omit<DailyMentionStatsTable, 'day'> & { month: string }
+  monthly_mention_stats_by_provider: Omit<DailyMentionStatsTable, 'day' | 'model'> & { month: string }
   monthly_response_totals: Omit<DailyResponseTotalsTable, 'day'> & { month: string }
   monthly_brand_totals: Omit<DailyBrandTotalsTable, 'day'> & { month: string }
   daily_domain_stats: DailyDomainStatsTable

@@ -27,17 +27,32 @@ export function rollupConditions(
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
 }
 
+/** A calendar rollup's tables: days, and whole months (the same grain or a coarser one). */
+export interface CalendarTables {
+  day: 'daily_response_totals' | 'daily_response_stats' | 'daily_brand_totals' | 'daily_mention_stats' | 'daily_domain_stats' | 'daily_url_stats'
+  month: string
+}
+
 /**
  * The rollup pair for these filters: the tag-free totals when they serve every active
- * filter, else the tag-set grain. Both are exact; the totals are far smaller. Filters
- * neither serves are a programming error (the dashboard has no path over the facts).
+ * filter, else the tag-set grain, whose whole months come without the model when no
+ * models filter needs it (half the rows or fewer). All are exact; the totals are far
+ * smaller. Filters none serves are a programming error (the dashboard has no path over
+ * the facts).
  */
-export function rollupTables(filters: Partial<AnalyticsFilters>): {
-  responses: 'daily_response_totals' | 'daily_response_stats'
-  brands: 'daily_brand_totals' | 'daily_mention_stats'
-} {
-  if (rollupServes(['response-totals', 'brand-totals'], filters)) return { responses: 'daily_response_totals', brands: 'daily_brand_totals' }
-  if (rollupServes(['response-stats', 'mention-stats'], filters)) return { responses: 'daily_response_stats', brands: 'daily_mention_stats' }
+export function rollupTables(filters: Partial<AnalyticsFilters>): { responses: CalendarTables; brands: CalendarTables } {
+  if (rollupServes(['response-totals', 'brand-totals'], filters)) {
+    return { responses: { day: 'daily_response_totals', month: 'monthly_response_totals' }, brands: { day: 'daily_brand_totals', month: 'monthly_brand_totals' } }
+  }
+  if (rollupServes(['response-stats', 'mention-stats', 'response-stats-by-provider', 'mention-stats-by-provider'], filters)) {
+    return {
+      responses: { day: 'daily_response_stats', month: 'monthly_response_stats_by_provider' },
+      brands: { day: 'daily_mention_stats', month: 'monthly_mention_stats_by_provider' },
+    }
+  }
+  if (rollupServes(['response-stats', 'mention-stats'], filters)) {
+    return { responses: { day: 'daily_response_stats', month: 'monthly_response_stats' }, brands: { day: 'daily_mention_stats', month: 'monthly_mention_stats' } }
+  }
   throw new Error('no rollup serves these filters; declare the filter in a rollup family (src/rollups) or read the facts')
 }
 
@@ -57,13 +72,13 @@ export function rollupTables(filters: Partial<AnalyticsFilters>): {
  * out (a one-time filter), so only one of the two reads runs.
  */
 export function calendarRollupRows(
-  dailyTable: string,
+  tables: CalendarTables,
   columns: readonly string[],
   range: DateRange,
   workspaceId: string,
   where: (dateColumn: 'day' | 'month', range: DateRange) => RawBuilder<SqlBool>,
 ): RawBuilder<unknown> {
-  const monthlyTable = dailyTable.replace(/^daily_/, 'monthly_')
+  const { day: dailyTable, month: monthlyTable } = tables
   const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
   const split = splitIntoMonths(range)
   const parts: RawBuilder<unknown>[] = []

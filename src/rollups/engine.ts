@@ -8,7 +8,7 @@ import type { DB } from '../db/database.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
-import { scopeSql, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
+import { foldRows, scopeSql, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
 
 interface TablePlan {
   table: string
@@ -28,7 +28,8 @@ function plans(f: RollupFamily): TablePlan[] {
   const dims = [...f.dimensions]
   const asIs = (rows: RawBuilder<unknown>) => rows
   if ('none' in f.tables) return [{ table: f.tables.none, bucket: null, keys: ['workspace_id', ...dims], measures, fromSelect: asIs }]
-  const result: TablePlan[] = [{ table: f.tables.day, bucket: 'day', keys: ['workspace_id', 'day', ...dims], measures, fromSelect: asIs }]
+  const result: TablePlan[] = []
+  if (f.tables.day) result.push({ table: f.tables.day, bucket: 'day', keys: ['workspace_id', 'day', ...dims], measures, fromSelect: asIs })
   if (f.tables.month) {
     // The monthly table is the same select folded by calendar month (UTC): exact, since
     // every merge rule is associative.
@@ -116,7 +117,10 @@ function batchStatement(
   const writes: RawBuilder<unknown>[] = []
   families.forEach((f, i) => {
     const name = `rollup_rows_${i}`
-    ctes.push(sql`${sql.ref(name)} as materialized (${familySelect(f, scope)})`)
+    // A fold of a family maintained in this statement sums that family's rows.
+    const source = f.foldOf ? families.indexOf(f.foldOf) : -1
+    const rows = source >= 0 && source < i ? foldRows(sql`select * from ${sql.ref(`rollup_rows_${source}`)}`, f.dimensions, Object.keys(f.measures)) : familySelect(f, scope)
+    ctes.push(sql`${sql.ref(name)} as materialized (${rows})`)
     for (const plan of plansOf(f)) writes.push(write(plan, sql`select * from ${sql.ref(name)}`))
   })
   const last = writes.pop()!

@@ -3,12 +3,12 @@
 import { brandDomainStats } from './families/brand-domain-stats.js'
 import { brandTotals } from './families/brand-totals.js'
 import { domainStats } from './families/domain-stats.js'
-import { mentionStats } from './families/mention-stats.js'
+import { mentionStats, mentionStatsByProvider } from './families/mention-stats.js'
 import { workspaceDomain, workspaceUrl } from './families/numbering.js'
 import { domainPromptDays, domainProviderDays, promptDays, urlProviderDays } from './families/presence.js'
 import { promptBrandStats } from './families/prompt-brand-stats.js'
 import { promptStats } from './families/prompt-stats.js'
-import { responseStats } from './families/response-stats.js'
+import { responseStats, responseStatsByProvider } from './families/response-stats.js'
 import { responseTotals } from './families/response-totals.js'
 import { urlStats } from './families/url-stats.js'
 import type { RollupFamily } from './types.js'
@@ -17,8 +17,10 @@ export const FAMILIES = [
   workspaceUrl,
   workspaceDomain,
   responseStats,
+  responseStatsByProvider,
   responseTotals,
   mentionStats,
+  mentionStatsByProvider,
   brandTotals,
   promptStats,
   promptBrandStats,
@@ -43,7 +45,7 @@ export function family(name: FamilyName): RollupFamily {
 
 /** The table names of a family: daily then monthly, or its one table. */
 export function familyTables(f: RollupFamily): string[] {
-  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, ...(f.tables.month ? [f.tables.month] : [])]
+  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, f.tables.month].filter((table) => table !== undefined)
 }
 
 /** Every rollup table, in maintenance order. */

@@ -41,8 +41,11 @@ export interface ScopeSql {
 
 export interface RollupFamily<Name extends string = string> {
   name: Name
-  /** The tables kept: `day`/`month` for calendar families, `none` for the others. */
-  tables: { day: string; month?: string } | { none: string }
+  /**
+   * The tables kept: `day` and/or `month` for calendar families (a month-only family is a
+   * coarser grain read for whole months beside another family's days), `none` for the others.
+   */
+  tables: { day: string; month?: string } | { day?: undefined; month: string } | { none: string }
   /** Key columns besides workspace_id and the time bucket, in primary-key order. */
   dimensions: readonly string[]
   /** Measure columns and how rows with the same key merge. */
@@ -60,6 +63,12 @@ export interface RollupFamily<Name extends string = string> {
    * table's: workspace_id, `day` (calendar families), the dimensions, the measures.
    */
   select(scope: ScopeSql): RawBuilder<unknown>
+  /**
+   * Set by `defineFold`: this family's rows are `foldOf`'s summed over the dimensions it
+   * drops. A batch that maintains both sums the rows the source just read instead of reading
+   * the facts again.
+   */
+  foldOf?: RollupFamily
 }
 
 const RESPONSE_COLUMN: Record<FactTable, string> = { response: 'id', mention: 'response_id', citation: 'response_id' }
@@ -83,4 +92,40 @@ export const utcDay = (alias: string) => sql`(${sql.ref(`${alias}.created_at`)} 
 
 export function defineFamily<const Name extends string>(family: RollupFamily<Name>): RollupFamily<Name> {
   return family
+}
+
+/**
+ * A coarser grain of a calendar family whose measures are all sums: the same rows summed
+ * over the dimensions left out (exact, since sums are associative). Its select folds the
+ * source's; the engine folds the source's batch rows directly when it maintains both.
+ */
+export function defineFold<const Name extends string>(fold: {
+  name: Name
+  source: RollupFamily
+  tables: RollupFamily['tables']
+  dimensions: readonly string[]
+  serves: readonly FilterName[]
+}): RollupFamily<Name> {
+  const { source } = fold
+  const measures = Object.keys(source.measures)
+  if (Object.values(source.measures).some((rule) => rule !== 'sum')) throw new Error(`rollup family ${fold.name}: ${source.name} has a measure that is not a sum`)
+  const missing = fold.dimensions.filter((d) => !source.dimensions.includes(d))
+  if (missing.length) throw new Error(`rollup family ${fold.name}: ${source.name} has no dimension ${missing.join(', ')}`)
+  return {
+    name: fold.name,
+    tables: fold.tables,
+    dimensions: fold.dimensions,
+    measures: source.measures,
+    serves: fold.serves,
+    facts: source.facts,
+    foldOf: source,
+    select: (scope) => foldRows(source.select(scope), fold.dimensions, measures),
+  }
+}
+
+/** Day rows summed to a coarser set of dimensions (workspace_id and day kept). */
+export function foldRows(rows: RawBuilder<unknown>, dimensions: readonly string[], measures: readonly string[]): RawBuilder<unknown> {
+  const keys = ['workspace_id', 'day', ...dimensions].map((c) => sql.ref(`f.${c}`))
+  return sql`select ${sql.join([...keys, ...measures.map((m) => sql`sum(${sql.ref(`f.${m}`)}) as ${sql.ref(m)}`)])}
+    from (${rows}) f group by ${sql.join(keys)}`
 }

@@ -1,6 +1,7 @@
 // The read rule and the registry's invariants, as plain functions.
 import { describe, expect, it } from 'vitest'
 import { activeFilters, deleteOrder, FAMILIES, family, familiesWithDimension, isRetractable, ROLLUP_TABLES, rollupServes } from '../../src/rollups/index.js'
+import { defineFold } from '../../src/rollups/types.js'
 
 const range = { range: { start: '2026-06-01', end: '2026-06-30' }, from: new Date('2026-06-01T00:00:00Z'), to: new Date('2026-07-01T00:00:00Z') }
 const none = { ...range, providers: [], modelIds: [], tags: [] }
@@ -35,7 +36,18 @@ describe('read rule', () => {
 })
 
 describe('registry', () => {
-  it('keeps every rollup table of migrations 0003, 0005, 0007 and 0008, once', () => {
+  it("a fold keeps its source's sums and only dimensions the source has, and comes after it", () => {
+    const fold = family('mention-stats-by-provider')
+    expect(fold.foldOf).toBe(family('mention-stats'))
+    expect(fold.measures).toEqual(family('mention-stats').measures)
+    const position = (name: string) => FAMILIES.findIndex((f) => f.name === name)
+    for (const f of FAMILIES) if (f.foldOf) expect(position(f.foldOf.name), f.name).toBeLessThan(position(f.name))
+    const base = { name: 'x', tables: { month: 'monthly_x' }, serves: ['range'] as const }
+    expect(() => defineFold({ ...base, source: family('mention-stats'), dimensions: ['provider', 'domain'] })).toThrow('has no dimension domain')
+    expect(() => defineFold({ ...base, source: family('domain-stats'), dimensions: ['domain'] })).toThrow('not a sum')
+  })
+
+  it('keeps every rollup table of migrations 0003, 0005, 0007, 0008 and 0018, once', () => {
     const migrated = [
       'daily_response_stats',
       'daily_mention_stats',
@@ -58,13 +70,15 @@ describe('registry', () => {
       'monthly_mention_stats',
       'monthly_response_totals',
       'monthly_brand_totals',
+      'monthly_response_stats_by_provider',
+      'monthly_mention_stats_by_provider',
     ]
     expect([...ROLLUP_TABLES].sort()).toEqual(migrated.sort())
   })
 
   it('every mention family can be retracted (all sums); others are not', () => {
     const mentionFamilies = FAMILIES.filter((f) => f.facts === 'mention')
-    expect(mentionFamilies.map((f) => f.name).sort()).toEqual(['brand-domain-stats', 'brand-totals', 'mention-stats', 'prompt-brand-stats'])
+    expect(mentionFamilies.map((f) => f.name).sort()).toEqual(['brand-domain-stats', 'brand-totals', 'mention-stats', 'mention-stats-by-provider', 'prompt-brand-stats'])
     for (const f of mentionFamilies) expect(isRetractable(f), f.name).toBe(true)
     expect(isRetractable(family('domain-stats'))).toBe(false)
   })
@@ -76,7 +90,7 @@ describe('registry', () => {
   })
 
   it('names the families a prompt tag change affects', () => {
-    expect(familiesWithDimension('tags').sort()).toEqual(['mention-stats', 'response-stats'])
+    expect(familiesWithDimension('tags').sort()).toEqual(['mention-stats', 'mention-stats-by-provider', 'response-stats', 'response-stats-by-provider'])
   })
 })
 

@@ -118,7 +118,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .where('id', '=', brandId),
     // The brand's own totals, by day and provider, from the exact daily rollup.
     brandRows: db
-      .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
+      .selectFrom(`${tables.brands.day} as s` as 'daily_mention_stats as s')
       .select((eb) => [
         rollupDay.as('day'),
         's.provider',
@@ -134,7 +134,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       .groupBy([sql`1`, 's.provider']),
     // Share-of-voice denominators: occurrences of every active brand (and this one), per period.
     voiceRows: db
-      .selectFrom(`${tables.brands} as s` as 'daily_mention_stats as s')
+      .selectFrom(`${tables.brands.day} as s` as 'daily_mention_stats as s')
       .select((eb) => [sql<boolean>`s.day >= ${filters.range.start}::date`.as('current'), eb.fn.sum<number>('s.occurrences').as('occurrences')])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .where((eb) =>
@@ -142,7 +142,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
       )
       .groupBy(sql`1`),
     responseRows: db
-      .selectFrom(`${tables.responses} as s` as 'daily_response_stats as s')
+      .selectFrom(`${tables.responses.day} as s` as 'daily_response_stats as s')
       .select([rollupDay.as('day'), 's.provider', (eb) => eb.fn.sum<number>('s.responses').as('responses')])
       .where(rollupConditions('s', workspaceId, spanRollup))
       .groupBy([sql`1`, 's.provider']),

@@ -157,8 +157,12 @@ function rolledUpPopulation(workspaceId: string, filters: AnalyticsFilters) {
 // for their days.
 function rolledUpDomainPage(workspaceId: string, filters: AnalyticsFilters, page: PageRequest) {
   const range = rangeOfDays(filters)
-  const domainRows = calendarRollupRows('daily_domain_stats', ['domain', 'citations', 'last_cited'], filters.range, workspaceId, (dateColumn, days) =>
-    dayConditions('s', workspaceId, { range: days }, dateColumn),
+  const domainRows = calendarRollupRows(
+    { day: 'daily_domain_stats', month: 'monthly_domain_stats' },
+    ['domain', 'citations', 'last_cited'],
+    filters.range,
+    workspaceId,
+    (dateColumn, days) => dayConditions('s', workspaceId, { range: days }, dateColumn),
   )
   return sql<Omit<DomainRow, 'last_cited'> & { last_cited: string; days: DayColumns }>`
     with ranked as (

@@ -94,7 +94,7 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
       ? sql<SqlBool>`true`
       : sql<SqlBool>`s.url_id in (select id from workspace_url where workspace_id = ${workspaceId} and domain = any(${scope.domains}::text[]))`
   const urlRows = calendarRollupRows(
-    'daily_url_stats',
+    { day: 'daily_url_stats', month: 'monthly_url_stats' },
     ['url_id', 'citations'],
     filters.range,
     workspaceId,

@@ -2,7 +2,7 @@
 // Sums only, so any range or filter combination adds up exactly; sentiment is summed as
 // numeric so the order of addition cannot change a rounded mean.
 import { sql } from 'kysely'
-import { defineFamily, utcDay } from '../types.js'
+import { defineFamily, defineFold, utcDay } from '../types.js'
 
 export const mentionStats = defineFamily({
   name: 'mention-stats',
@@ -19,4 +19,17 @@ export const mentionStats = defineFamily({
     join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id
     where ${scope.on('m')}
     group by 1, 2, 3, 4, 5, 6`,
+})
+
+/**
+ * The same by calendar month without the model (migration 0018): half the rows or fewer
+ * for a year's tags filter, with or without providers. Whole months only; the loose days of
+ * a range come from mention-stats (src/queries/rollup-conditions.ts, rollupTables).
+ */
+export const mentionStatsByProvider = defineFold({
+  name: 'mention-stats-by-provider',
+  source: mentionStats,
+  tables: { month: 'monthly_mention_stats_by_provider' },
+  dimensions: ['provider', 'tags', 'brand_id'],
+  serves: ['range', 'providers', 'tags'],
 })

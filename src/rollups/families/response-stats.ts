@@ -2,7 +2,7 @@
 // The tag-set grain keeps a tags filter exact: a prompt with several tags is one row, and
 // a filter sums the tag sets that intersect it (DESIGN §11).
 import { sql } from 'kysely'
-import { defineFamily, utcDay } from '../types.js'
+import { defineFamily, defineFold, utcDay } from '../types.js'
 
 export const responseStats = defineFamily({
   name: 'response-stats',
@@ -17,4 +17,13 @@ export const responseStats = defineFamily({
     join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id
     where ${scope.on('r')}
     group by 1, 2, 3, 4, 5`,
+})
+
+/** The same by calendar month without the model (migration 0018); see mentionStatsByProvider. */
+export const responseStatsByProvider = defineFold({
+  name: 'response-stats-by-provider',
+  source: responseStats,
+  tables: { month: 'monthly_response_stats_by_provider' },
+  dimensions: ['provider', 'tags'],
+  serves: ['range', 'providers', 'tags'],
 })
