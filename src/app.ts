@@ -15,7 +15,7 @@ import { parseQueryString } from './http/query-values.js'
 import { REDACTED, redactUrl } from './http/redact.js'
 import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
-import { canUseAppRole } from './db/tenant-scope.js'
+import { bypassesRowSecurity, canUseAppRole } from './db/tenant-scope.js'
 import { startJobs, type JobRuntime } from './jobs/index.js'
 import { checkStoredCredentials } from './collection/credentials.js'
 import { startScheduler } from './collection/scheduler.js'
@@ -220,7 +220,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const scoped = database.backend === 'postgres'
   const useRole = scoped && (await canUseAppRole(database.db))
   if (scoped && !useRole) app.log.warn('service role beacon_app is not usable: row-level security applies only if the connecting role is not a superuser')
-  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity: { scoped, useRole } })
-  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity: { scoped, useRole } })
+  const rowLevelSecurity = { scoped, useRole, lookupFirst: scoped && (await bypassesRowSecurity(database.db)) }
+  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity })
+  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity })
   return app
 }

@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { PostgresDialect, sql, type Dialect, type Kysely } from 'kysely'
 import pg from 'pg'
+import { withPreparedStatements } from './prepared-statements.js'
 
 export type Backend = 'pglite' | 'postgres'
 
@@ -57,7 +58,7 @@ export async function connect(options: { databaseUrl: string | undefined; dataDi
     // would emit an unhandled 'error' and kill the process. The query still rejects, and
     // the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => {}))
-    return { backend: 'postgres', dialect: new PostgresDialect({ pool }), pool, afterDestroy: () => {} }
+    return { backend: 'postgres', dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), pool, afterDestroy: () => {} }
   }
   const parsers = {
     [INT8]: toNumber,

@@ -33,6 +33,15 @@ export async function canUseAppRole(db: DB): Promise<boolean> {
   return rows[0]?.usable === true
 }
 
+/**
+ * Whether the connecting role reads past row-level security (a superuser, or BYPASSRLS):
+ * then a request's key lookup can run before the switch to the service role, and make it.
+ */
+export async function bypassesRowSecurity(db: DB): Promise<boolean> {
+  const { rows } = await sql<{ bypasses: boolean }>`select rolsuper or rolbypassrls as bypasses from pg_roles where rolname = current_user`.execute(db)
+  return rows[0]?.bypasses === true
+}
+
 export type ScopedTransaction = ControlledTransaction<Database>
 
 /**

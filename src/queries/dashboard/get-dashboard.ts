@@ -7,6 +7,7 @@ import type { DateRange } from '../../http/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { countDistinctDomains, distinctDomainsFromRollup, rollupRowsInRange } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
+import { prepared } from '../../db/prepared-statements.js'
 
 export interface BrandMetrics {
   visibility_score: number
@@ -41,8 +42,7 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
   // dashboard's throughput was bound by them). Distinct sources under model or tag filters
   // need a prompt lookup first and run beside it.
   const sourcesSql = distinctDomainsFromRollup(workspaceId, filters)
-  const [{ rows }, separateSources] = await Promise.all([
-    sql<DashboardRow>`
+  const statement = sql<DashboardRow>`
       with mentions as (
         select s.brand_id, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
           sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
@@ -56,7 +56,12 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       ) t
       left join (brand b left join mentions m on m.brand_id = b.id) on b.workspace_id = ${workspaceId} and b.is_active
       -- Byte order, not the server's collation: both backends must list brands alike.
-      order by b.is_primary desc, lower(b.name) collate "C", b.id`.execute(db),
+      order by b.is_primary desc, lower(b.name) collate "C", b.id`
+  // Without tags every read is by workspace and date range, planned alike for any values:
+  // prepared once per connection (src/db/prepared-statements.ts). A tags filter is planned
+  // for its tags.
+  const [{ rows }, separateSources] = await Promise.all([
+    (filters.tags.length ? statement : prepared(statement)).execute(db),
     sourcesSql ? undefined : countDistinctDomains(db, workspaceId, filters),
   ])
   const totalResponses = Number(rows[0]?.total_responses ?? 0)

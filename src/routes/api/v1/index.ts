@@ -6,7 +6,7 @@ import { ResponseCache } from '../../../http/response-cache.js'
 import { todayUtc } from '../../../http/date-range.js'
 import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
-import { createAuthHook, finishScopedTransaction } from '../../../auth/authenticate.js'
+import { createAuthHook, finishScopedTransaction, type AuthOptions } from '../../../auth/authenticate.js'
 import { AppError } from '../../../http/errors.js'
 import { refreshPlannerStatistics } from '../../../db/dialect.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
@@ -26,7 +26,7 @@ import { webhooksRoutes } from './webhooks/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
-  rowLevelSecurity: { scoped: boolean; useRole: boolean }
+  rowLevelSecurity: AuthOptions
 }
 
 export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, options) => {
