@@ -135,17 +135,15 @@ if (!values['skip-export']) {
   peakRss = rssBefore
   const t = performance.now()
   const response = await fetch(`${base}/api/v1/exports/chat-responses?date_from=${y}&date_to=${end}`, { headers: auth })
+  // The client only counts bytes, as `wc -c` does for COPY below: scanning 700 MB for line
+  // ends in JavaScript took a core from the two the server and PostgreSQL share, and line
+  // ends overcount quoted newlines anyway. Rows come from the statistics route (exact).
   let bytes = 0
-  let rows = -1 // the header line
   if (response.ok && response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.byteLength
-      for (const b of chunk) if (b === 10) rows++
-    }
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength
   }
   const seconds = (performance.now() - t) / 1000
-  // Rows come from the statistics route (exact); line ends overcount quoted newlines.
-  rows = totalRows
+  const rows = totalRows
   exportResult = {
     status: response.status,
     rows,
