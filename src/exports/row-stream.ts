@@ -78,9 +78,7 @@ async function openCursor(pool: pg.Pool, source: RowSource, batchSize: number, s
     if (scope?.role) await client.query(`set local role ${client.escapeIdentifier(scope.role)}`)
     if (scope) await client.query(`select set_config('app.workspace_id', $1, true)`, [scope.workspaceId])
     const { sql, parameters } = source.all()
-    // Room for a few fetches: the next one is under way while Node formats the last, so
-    // PostgreSQL (the slower side of an export) does not wait for the writer.
-    stream = client.query(new QueryStream(sql, parameters as unknown[], { batchSize, highWaterMark: batchSize * 4 }))
+    stream = client.query(new QueryStream(sql, parameters as unknown[], { batchSize, highWaterMark: batchSize }))
     // An error while nobody is reading must not crash the process; readBatch reports it.
     stream.on('error', () => {})
     first = await readBatch(stream)
