@@ -115,7 +115,10 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
   }
   // An outage answers thousands of requests with 503: one warn line each, not a stack.
   // Messages may quote what the client sent, which may be a key in the wrong place.
-  if (appError.statusCode === 503) request.log.warn({ code: appError.code, cause: (error as { code?: string }).code ?? error.message }, appError.message)
+  // A client that went away mid-request (a closed tab, a load test ending) leaves work that
+  // fails on its rolled-back transaction: nobody gets the answer and nothing is wrong here.
+  if (appError.statusCode >= 500 && request.raw.destroyed) request.log.info({ code: appError.code }, 'request abandoned: the client closed the connection before the answer')
+  else if (appError.statusCode === 503) request.log.warn({ code: appError.code, cause: (error as { code?: string }).code ?? error.message }, appError.message)
   else if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
   else request.log.info({ code: appError.code, status: appError.statusCode }, redactSecrets(appError.message))
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value)
