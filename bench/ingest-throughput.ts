@@ -36,10 +36,12 @@ const dropSchema = async () => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   await client.query(`drop schema if exists ${schema} cascade`)
+  await client.query(`drop schema if exists ${schema}_jobs cascade`)
   await client.end()
 }
 try {
-  const config = { ...loadConfig({}), databaseUrl: url ?? 'memory://', rateLimitPerMinute: 1_000_000, logLevel: 'warn' }
+  // A job queue of its own: runs on one database must not pick up each other's jobs.
+  const config = { ...loadConfig({}), databaseUrl: url ?? 'memory://', rateLimitPerMinute: 1_000_000, logLevel: 'warn', ...(schema ? { jobsSchema: `${schema}_jobs` } : {}) }
   const database = await openDatabase(config, { searchPath: schema })
   await migrateToLatest(database.db)
   const app = await buildApp({ config, database, logger: false })
@@ -50,11 +52,28 @@ try {
   const call = async (path: string, body: unknown) => {
     const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-    return response.json() as Promise<{ data: { id: string; accepted?: number } }>
+    return response.json() as Promise<{ data: { id: string; accepted?: number }; job?: { id: string } }>
   }
 
   const dataset = generateDemoDataset({ today: '2026-06-30' })
-  for (const brand of dataset.brands) await call('/api/v1/brands', { name: brand.name, domain: brand.domain, aliases: brand.aliases, is_primary: brand.isPrimary })
+  const jobs = new Set<string>()
+  for (const brand of dataset.brands) {
+    const created = await call('/api/v1/brands', { name: brand.name, domain: brand.domain, aliases: brand.aliases, is_primary: brand.isPrimary })
+    if (created.job) jobs.add(created.job.id)
+  }
+  // Each brand queues a re-analysis of the stored history (empty here): it finishes before
+  // the clock starts, so ingest alone is measured. (With one queue per database, runs
+  // claimed each other's jobs and failed them on a workspace of another schema.)
+  for (const id of jobs) {
+    const deadline = Date.now() + 120_000
+    for (;;) {
+      const response = await fetch(`${base}/api/v1/jobs/${id}`, { headers: { authorization: `Bearer ${key}` } })
+      const { data } = (await response.json()) as { data: { state: string } }
+      if (['succeeded', 'failed', 'cancelled'].includes(data.state)) break
+      if (Date.now() > deadline) throw new Error(`job ${id} still ${data.state} after 120 s`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
   const promptIds = new Map<string, string>()
   for (const prompt of dataset.prompts) promptIds.set(prompt.key, (await call('/api/v1/prompts', { text: prompt.text, tags: prompt.tags })).data.id)
 
