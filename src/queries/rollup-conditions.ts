@@ -5,7 +5,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
 import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../http/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
-import { rollupServes } from '../rollups/index.js'
+import { family, rollupServes, type FamilyName } from '../rollups/index.js'
 
 /** Conditions on a rollup table (daily or monthly: dateColumn says which) by alias. */
 export function rollupConditions(
@@ -29,8 +29,19 @@ export function rollupConditions(
 
 /** A calendar rollup's tables: days, and whole months (the same grain or a coarser one). */
 export interface CalendarTables {
-  day: 'daily_response_totals' | 'daily_response_stats' | 'daily_brand_totals' | 'daily_mention_stats' | 'daily_domain_stats' | 'daily_url_stats'
+  day: string
   month: string
+}
+
+/**
+ * The tables of calendar families, as the registry declares them: the days of `days`, the
+ * months of `months` (by default the same family; a month-only fold for a coarser grain).
+ */
+export function calendarTables(days: FamilyName, months: FamilyName = days): CalendarTables {
+  const day = family(days).tables
+  const month = family(months).tables
+  if (!('day' in day && day.day) || !('month' in month && month.month)) throw new Error(`rollup families ${days}/${months} keep no days/months`)
+  return { day: day.day, month: month.month }
 }
 
 /**
@@ -42,16 +53,13 @@ export interface CalendarTables {
  */
 export function rollupTables(filters: Partial<AnalyticsFilters>): { responses: CalendarTables; brands: CalendarTables } {
   if (rollupServes(['response-totals', 'brand-totals'], filters)) {
-    return { responses: { day: 'daily_response_totals', month: 'monthly_response_totals' }, brands: { day: 'daily_brand_totals', month: 'monthly_brand_totals' } }
+    return { responses: calendarTables('response-totals'), brands: calendarTables('brand-totals') }
   }
   if (rollupServes(['response-stats', 'mention-stats', 'response-stats-by-provider', 'mention-stats-by-provider'], filters)) {
-    return {
-      responses: { day: 'daily_response_stats', month: 'monthly_response_stats_by_provider' },
-      brands: { day: 'daily_mention_stats', month: 'monthly_mention_stats_by_provider' },
-    }
+    return { responses: calendarTables('response-stats', 'response-stats-by-provider'), brands: calendarTables('mention-stats', 'mention-stats-by-provider') }
   }
   if (rollupServes(['response-stats', 'mention-stats'], filters)) {
-    return { responses: { day: 'daily_response_stats', month: 'monthly_response_stats' }, brands: { day: 'daily_mention_stats', month: 'monthly_mention_stats' } }
+    return { responses: calendarTables('response-stats'), brands: calendarTables('mention-stats') }
   }
   throw new Error('no rollup serves these filters; declare the filter in a rollup family (src/rollups) or read the facts')
 }

@@ -6,7 +6,7 @@ import { compileSourceClassifier, type SourceType } from '../../analysis/source-
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundScore } from '../rounding.js'
-import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarRollupRows, calendarTables, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { citationConditions } from './citation-scope.js'
 import { chartsFromSeries, zeroFilledCharts, type DailyCount, type KeyedDayCount } from './daily-chart.js'
@@ -157,12 +157,8 @@ function rolledUpPopulation(workspaceId: string, filters: AnalyticsFilters) {
 // for their days.
 function rolledUpDomainPage(workspaceId: string, filters: AnalyticsFilters, page: PageRequest) {
   const range = rangeOfDays(filters)
-  const domainRows = calendarRollupRows(
-    { day: 'daily_domain_stats', month: 'monthly_domain_stats' },
-    ['domain', 'citations', 'last_cited'],
-    filters.range,
-    workspaceId,
-    (dateColumn, days) => dayConditions('s', workspaceId, { range: days }, dateColumn),
+  const domainRows = calendarRollupRows(calendarTables('domain-stats'), ['domain', 'citations', 'last_cited'], filters.range, workspaceId, (dateColumn, days) =>
+    dayConditions('s', workspaceId, { range: days }, dateColumn),
   )
   return sql<Omit<DomainRow, 'last_cited'> & { last_cited: string; days: DayColumns }>`
     with ranked as (

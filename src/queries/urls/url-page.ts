@@ -5,7 +5,7 @@ import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { pageOffset, type PageRequest } from '../../http/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { calendarRollupRows, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarRollupRows, calendarTables, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'
 import { citationConditions, type CitationScope } from '../sources/citation-scope.js'
 import { chartsFromSeries, zeroFilledCharts, type DailyCount, type KeyedDayCount } from '../sources/daily-chart.js'
@@ -94,7 +94,7 @@ async function rolledUpUrlPage(db: DB, workspaceId: string, filters: AnalyticsFi
       ? sql<SqlBool>`true`
       : sql<SqlBool>`s.url_id in (select id from workspace_url where workspace_id = ${workspaceId} and domain = any(${scope.domains}::text[]))`
   const urlRows = calendarRollupRows(
-    { day: 'daily_url_stats', month: 'monthly_url_stats' },
+    calendarTables('url-stats'),
     ['url_id', 'citations'],
     filters.range,
     workspaceId,
