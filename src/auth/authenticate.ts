@@ -1,8 +1,9 @@
 // One onRequest hook for the whole /api/v1 subtree. It identifies the key, then checks
 // what the matched route declares in `config.access` (default: read:analytics).
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { sql } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { DB } from '../db/database.js'
+import type { ApiKeyTable, WorkspaceTable } from '../db/schema.js'
 import { AppError } from '../http/errors.js'
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js'
 import { APP_ROLE, beginScoped, type ScopedTransaction } from '../db/tenant-scope.js'
@@ -57,16 +58,9 @@ export interface AuthOptions {
   lookupFirst?: boolean
 }
 
-interface KeyRow {
-  id: string
-  workspace_id: string
-  scopes: string[]
-  expires_at: Date | null
-  revoked_at: Date | null
-  last_used_at: Date | null
-  tier: Tier
-  data_version: number | string
-}
+/** What the key lookup selects, typed by the schema as the query builder typed it. */
+type KeyRow = Pick<Selectable<ApiKeyTable>, 'id' | 'workspace_id' | 'scopes' | 'expires_at' | 'revoked_at' | 'last_used_at'> &
+  Pick<Selectable<WorkspaceTable>, 'tier' | 'data_version'>
 
 export function createAuthHook(shared: DB, options: AuthOptions) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
