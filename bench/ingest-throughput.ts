@@ -13,6 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js'
 import { createWorkspace } from '../src/admin/workspaces.js'
 import { createApiKey } from '../src/admin/api-key-store.js'
 import { generateDemoDataset } from '../src/demo/generate-demo.js'
+import { waitForJob } from '../test/helpers/test-app.js'
 
 const { values } = parseArgs({
   options: { responses: { type: 'string', default: '20000' }, batch: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '2' } },
@@ -64,16 +65,7 @@ try {
   // Each brand queues a re-analysis of the stored history (empty here): it finishes before
   // the clock starts, so ingest alone is measured. (With one queue per database, runs
   // claimed each other's jobs and failed them on a workspace of another schema.)
-  for (const id of jobs) {
-    const deadline = Date.now() + 120_000
-    for (;;) {
-      const response = await fetch(`${base}/api/v1/jobs/${id}`, { headers: { authorization: `Bearer ${key}` } })
-      const { data } = (await response.json()) as { data: { state: string } }
-      if (['succeeded', 'failed', 'cancelled'].includes(data.state)) break
-      if (Date.now() > deadline) throw new Error(`job ${id} still ${data.state} after 120 s`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
+  for (const id of jobs) await waitForJob({ app, database }, workspace.id, id, 120_000)
   const promptIds = new Map<string, string>()
   for (const prompt of dataset.prompts) promptIds.set(prompt.key, (await call('/api/v1/prompts', { text: prompt.text, tags: prompt.tags })).data.id)
 

@@ -114,7 +114,7 @@ export async function createTestContext(
 }
 
 /** Waits until the job has finished (succeeded, failed or cancelled) and returns it as the API shows it. */
-export async function waitForJob(ctx: TestContext, workspaceId: string, jobId: string, timeoutMs = 60_000): Promise<JobView> {
+export async function waitForJob(ctx: Pick<TestContext, 'app' | 'database'>, workspaceId: string, jobId: string, timeoutMs = 60_000): Promise<JobView> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const job = await ctx.app.jobs.get(ctx.database.db, workspaceId, jobId)
