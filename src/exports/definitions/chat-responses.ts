@@ -63,10 +63,10 @@ function rows(db: DB, workspaceId: string, filters: ExportFilters) {
         'r.content as response_text',
         // Per response through the mention primary key, so the first rows stream at once.
         sql<string[]>`array(
-        select n.name from mention m
-        cross join lateral (select bn.names ->> m.brand_id::text as name from brand_names bn) n
-        where m.workspace_id = r.workspace_id and m.response_id = r.id and n.name is not null
-        order by m.position, n.name collate "C")`.as('mentions'),
+          select n.name from mention m
+          cross join lateral (select bn.names ->> m.brand_id::text as name from brand_names bn) n
+          where m.workspace_id = r.workspace_id and m.response_id = r.id and n.name is not null
+          order by m.position, n.name collate "C")`.as('mentions'),
         'r.sentiment',
         isoDateTime(sql.ref('r.created_at')).as('created_at'),
       ])
