@@ -94,7 +94,7 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(urlsRoutes)
   await app.register(responsesRoutes)
   await app.register(aioMetricsRoutes)
-  await app.register(exportsRoutes)
+  await app.register(exportsRoutes, { useRole: options.rowLevelSecurity.useRole })
   await app.register(jobsRoutes)
   await app.register(collectionRoutes)
   await app.register(webhooksRoutes)

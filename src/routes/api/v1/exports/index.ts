@@ -4,7 +4,7 @@ import type { FastifyError } from 'fastify'
 import { AppError } from '../../../../http/errors.js'
 import { errorHandler, isDatabaseUnavailable, toAppError } from '../../../../http/error-handler.js'
 import { finishScopedTransaction } from '../../../../auth/authenticate.js'
-import { APP_ROLE, canUseAppRole } from '../../../../db/tenant-scope.js'
+import { APP_ROLE } from '../../../../db/tenant-scope.js'
 import { createConcurrencyGate } from '../../../../exports/concurrency-gate.js'
 import { EXPORT_DEFINITIONS } from '../../../../exports/definitions/index.js'
 import { describeExportDownload, startExportDownload } from '../../../../exports/export-download.js'
@@ -12,7 +12,7 @@ import { resolveExportFilters } from '../../../../exports/export-filters.js'
 import { getExportManifest, getExportStatistics, renderExportSchema } from '../../../../exports/export-metadata.js'
 import { exportAccess, exportRouteSchemas } from './schemas.js'
 
-export const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const exportsRoutes: FastifyPluginAsyncTypebox<{ useRole: boolean }> = async (app, options) => {
   // Whatever step finds the database gone (the key lookup, the quota, the cursor), an
   // export answers export_unavailable with Retry-After, the code clients of exports expect.
   app.setErrorHandler<FastifyError>((error, request, reply) => {
@@ -29,7 +29,7 @@ export const exportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const gate = createConcurrencyGate(app.config.exportConcurrency, app.config.exportConcurrencyPerWorkspace)
   const config = { access: exportAccess }
   // The cursor's own transaction takes the service role exactly when request transactions do.
-  const role = app.database.backend === 'postgres' && (await canUseAppRole(app.database.db)) ? APP_ROLE : undefined
+  const role = options.useRole ? APP_ROLE : undefined
 
   for (const definition of EXPORT_DEFINITIONS) {
     const schemas = exportRouteSchemas(definition)
