@@ -18,7 +18,7 @@ import { generateDemoDataset } from '../src/demo/generate-demo.js'
 import { discoverBrands, type DiscoveryResult } from '../src/discovery/run-discovery.js'
 import { deleteWorkspaceData } from '../src/rollups/index.js'
 import { insertColumns } from '../src/ingest/insert-chunks.js'
-import { todayUtc, addDays } from '../src/http/date-range.js'
+import { todayUtc, addDays } from '../src/core/date-range.js'
 
 const { values } = parseArgs({ options: { responses: { type: 'string', default: '100000' } } })
 const N = Number(values.responses)

@@ -17,7 +17,7 @@ import { createApiKey } from '../src/admin/api-key-store.js'
 import { rebuildRollups, tenantTables } from '../src/rollups/index.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
-import { addDays, todayUtc } from '../src/http/date-range.js'
+import { addDays, todayUtc } from '../src/core/date-range.js'
 
 const { values } = parseArgs({
   options: {

@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { createTestContext, waitForJob } from '../test/helpers/test-app.js'
 import { createPrompt, post } from '../test/helpers/requests.js'
-import { startJobs } from '../src/jobs/index.js'
-import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../src/manage/limits.js'
+import { startJobs } from '../src/start-jobs.js'
+import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../src/core/limits.js'
 
 const { values } = parseArgs({ options: { answers: { type: 'string', default: '2000' } } })
 const ANSWERS = Number(values.answers)

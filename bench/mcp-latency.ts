@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { refreshPlannerStatistics } from '../src/db/dialect.js'
-import { addDays, todayUtc } from '../src/http/date-range.js'
+import { addDays, todayUtc } from '../src/core/date-range.js'
 import { seedDemo } from '../src/demo/seed-demo.js'
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '200' } } })

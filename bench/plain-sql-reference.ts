@@ -5,7 +5,7 @@
 // queries (those read the rollups where the filters allow).
 import { sql } from 'kysely'
 import type { DB } from '../src/db/database.js'
-import { addDays } from '../src/http/date-range.js'
+import { addDays } from '../src/core/date-range.js'
 
 export interface ReferenceQuery {
   /** the bench scenario it stands beside */

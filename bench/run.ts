@@ -9,7 +9,7 @@ import { cpus, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { startChildServer, percentile, processRss } from '../test/faults/helpers/private-services.js'
-import { addDays, todayUtc } from '../src/http/date-range.js'
+import { addDays, todayUtc } from '../src/core/date-range.js'
 import { openDatabase } from '../src/db/database.js'
 import { referenceQueries } from './plain-sql-reference.js'
 

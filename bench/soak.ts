@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { generateDemoDataset } from '../src/demo/generate-demo.js'
-import { addDays, todayUtc } from '../src/http/date-range.js'
+import { addDays, todayUtc } from '../src/core/date-range.js'
 import { percentile, processRss, REPO_ROOT, sleep, startChildServer, type ChildServer } from '../test/faults/helpers/private-services.js'
 
 // autocannon ships no types; this is the part of its API used here.

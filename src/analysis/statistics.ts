@@ -89,3 +89,26 @@ export function twoProportionZTest(x1: number, n1: number, x2: number, n2: numbe
   // Two-sided tail: 2·(1 − Φ(|z|)) = erfc(|z|/√2), without the cancellation.
   return { delta: p1 - p2, z, pValue: Math.min(1, erfc(Math.abs(z) / Math.SQRT2)) }
 }
+
+export interface PeriodChange {
+  delta: number
+  p_value: number | null
+  significant: boolean | null
+}
+
+const SIGNIFICANCE = 0.05
+
+/**
+ * The change of visibility from `before` to `now`, tested. `delta` is the difference of
+ * the two visibility scores as shown; the test uses the exact counts. Significance is
+ * only claimed with at least MIN_TEST_SAMPLE responses on both sides.
+ */
+export function visibilityChange(now: { mentioning: number; responses: number }, before: { mentioning: number; responses: number }, delta: number): PeriodChange {
+  const test = twoProportionZTest(now.mentioning, now.responses, before.mentioning, before.responses)
+  const testable = now.responses >= MIN_TEST_SAMPLE && before.responses >= MIN_TEST_SAMPLE
+  return {
+    delta,
+    p_value: test ? Number(test.pValue.toPrecision(4)) : null,
+    significant: test && testable ? test.pValue < SIGNIFICANCE : null,
+  }
+}

@@ -2,7 +2,7 @@
 // Progress, hints and errors go to stderr so --json output stays parseable.
 import { CommanderError } from 'commander'
 import { ConfigError } from '../config.js'
-import { AppError } from '../http/errors.js'
+import { AppError } from '../core/errors.js'
 
 export class UsageError extends Error {}
 

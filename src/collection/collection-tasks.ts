@@ -16,13 +16,13 @@ import type { DB } from '../db/database.js'
 import type { AnswerOutcome } from '../db/schema.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import { retryOnConflict } from '../db/retry-conflicts.js'
-import { AppError } from '../http/errors.js'
+import { AppError } from '../core/errors.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
 import type { TaskContext, TaskDefinition, TaskSender } from '../jobs/job-runtime.js'
 import { emitWebhookEvent, hasSubscribers } from '../webhooks/emit.js'
 import { findVisibilityChanges } from './visibility-changes.js'
-import { getRun } from '../queries/collection/get-run.js'
+import { loadRunView } from './run-view.js'
 import { ProviderError, type AioAnswer, type ProviderAnswer } from './adapters/types.js'
 import { resolveAioAdapter, resolveAnswerAdapter, toAnswerTarget, type CollectionAnswerTarget } from './adapter-resolver.js'
 import { answerCostUsd, estimateAnswerCostUsd, serpCostUsd } from './prices.js'
@@ -146,7 +146,7 @@ async function finishIfDone(trx: DB, workspaceId: string, runId: string, tasks: 
       and planned_at is not null and succeeded + failed + duplicates + skipped >= planned
     returning state`.execute(trx)
   if (!rows.length) return
-  const run = await getRun(trx, workspaceId, runId)
+  const run = await loadRunView(trx, workspaceId, runId)
   if (!run) return
   await emitWebhookEvent(trx, workspaceId, run.state === 'succeeded' ? 'collection.run.completed' : 'collection.run.failed', { run: { ...run } }, tasks)
   // Only if someone listens: the comparison reads both runs' answers.

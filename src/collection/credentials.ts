@@ -2,7 +2,7 @@
 // BEACON_SECRET_KEY, the context binding each one to its workspace and name (a sealed value
 // copied to another row does not open). Never returned: lists show the name and last 4.
 import type { DB } from '../db/database.js'
-import { AppError } from '../http/errors.js'
+import { AppError } from '../core/errors.js'
 import { SecretBox, SecretKeyError, lastFour } from '../security/secret-box.js'
 
 export const credentialContext = (workspaceId: string, name: string) => `credential:${workspaceId}:${name}`

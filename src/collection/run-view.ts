@@ -1,5 +1,6 @@
 // A collection run as the API shows it (DESIGN §14).
 import type { Selectable } from 'kysely'
+import type { DB } from '../db/database.js'
 import type { CollectionRunTable, JobState, RunTrigger } from '../db/schema.js'
 
 export interface RunError {
@@ -51,4 +52,20 @@ export function runView(row: Selectable<CollectionRunTable>, errors: readonly Ru
     finished_at: date(row.finished_at),
     errors: errors.map((e) => ({ target_id: e.target_id, code: e.code, message: e.message, count: Number(e.count) })),
   }
+}
+
+/** One collection run of the workspace with its errors, or undefined (the API's view, and the run webhooks' payload). */
+export async function loadRunView(db: DB, workspaceId: string, runId: string): Promise<RunView | undefined> {
+  const row = await db.selectFrom('collection_run').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', runId).executeTakeFirst()
+  if (!row) return undefined
+  const errors = await db
+    .selectFrom('collection_run_error')
+    .select(['target_id', 'code', 'message', 'count'])
+    .where('workspace_id', '=', workspaceId)
+    .where('run_id', '=', runId)
+    .orderBy('count', 'desc')
+    .orderBy('target_id')
+    .orderBy('code')
+    .execute()
+  return runView(row, errors)
 }

@@ -1,6 +1,6 @@
 // Schedules of collection targets: a 5-field cron expression read in an IANA time zone.
 import cronParser from 'cron-parser'
-import { invalidParameter } from '../http/errors.js'
+import { invalidParameter } from '../core/errors.js'
 
 export const DEFAULT_SCHEDULE = '0 6 * * *'
 export const DEFAULT_TIMEZONE = 'UTC'

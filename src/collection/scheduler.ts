@@ -6,8 +6,8 @@
 // not once per missed slot.
 import type { DB } from '../db/database.js'
 import { inWorkspace } from '../db/tenant-scope.js'
-import type { TaskSender } from '../jobs/index.js'
-import { AppError } from '../http/errors.js'
+import type { TaskSender } from '../jobs/job-runtime.js'
+import { AppError } from '../core/errors.js'
 import { createRun } from './runs.js'
 import { latestSlot } from './schedule.js'
 

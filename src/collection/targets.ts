@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely'
 import type { DB } from '../db/database.js'
 import type { CollectionTargetTable, TargetApi } from '../db/schema.js'
 import { newId } from '../db/ids.js'
-import { AppError, invalidParameter, notFound } from '../http/errors.js'
+import { AppError, invalidParameter, notFound } from '../core/errors.js'
 import { checkSchedule, checkTimezone, DEFAULT_SCHEDULE, DEFAULT_TIMEZONE, nextSlot } from './schedule.js'
 
 export const MAX_TARGETS_PER_WORKSPACE = 200

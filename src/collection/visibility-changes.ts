@@ -6,7 +6,7 @@
 // that shows it, not again by every later run.
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
-import { visibilityChange } from '../queries/uncertainty.js'
+import { visibilityChange } from '../analysis/statistics.js'
 import type { WebhookEventData } from '../webhooks/events.js'
 
 type Change = WebhookEventData['visibility.changed']

@@ -3,10 +3,11 @@
  * team-collaboration software market. All brand names and domains are made up
  * for the demo; they are not meant to refer to real companies.
  */
+import { PROVIDERS, type Provider } from '../core/providers.js'
 
-export type DemoProvider = 'openai' | 'anthropic' | 'google' | 'perplexity'
+export type DemoProvider = Provider
 
-export const PROVIDERS: readonly DemoProvider[] = ['openai', 'anthropic', 'google', 'perplexity']
+export { PROVIDERS }
 
 export type DemoTag = 'comparison' | 'pricing' | 'enterprise' | 'smb' | 'integrations' | 'alternatives' | 'reviews' | 'how-to'
 

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream'
 import type { DB, DatabaseHandle } from '../db/database.js'
 import { isDatabaseUnavailable } from '../http/error-handler.js'
-import { AppError } from '../http/errors.js'
+import { AppError } from '../core/errors.js'
 import type { ConcurrencyGate } from './concurrency-gate.js'
 import { createExportWriter, type ExportWriter } from './csv-writer.js'
 import { resolveExportFilters, type ExportQuery } from './export-filters.js'

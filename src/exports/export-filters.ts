@@ -1,6 +1,6 @@
 // The common export parameters of spec 4.2 (date_from, date_to required; models, tags)
 // turned into the filters the analytics queries share. Exports take no model_ids.
-import { rangeBounds, resolveDateRange } from '../http/date-range.js'
+import { rangeBounds, resolveDateRange } from '../core/date-range.js'
 import type { ExportFilters } from './export-types.js'
 
 export interface ExportQuery {

@@ -1,7 +1,7 @@
 // The metadata of spec 4.2 for each export type: statistics, manifest and the Markdown
 // column documentation. None of them counts against the export quota.
 import type { DB } from '../db/database.js'
-import type { DateRange } from '../http/date-range.js'
+import type { DateRange } from '../core/date-range.js'
 import type { ExportDefinition, ExportFilters } from './export-types.js'
 import { createExportWriter } from './csv-writer.js'
 

@@ -4,7 +4,7 @@
 // instead of both seeing the last free slot. Fail closed: no answer from the store, no file.
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
-import { AppError } from '../http/errors.js'
+import { AppError } from '../core/errors.js'
 
 export const QUOTA_WINDOW_SECONDS = 3600
 /** Retry-After when the quota store cannot be reached. */

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, errorBody, type ErrorCode } from './errors.js'
+import { AppError, errorBody, UnavailableError, type ErrorCode } from '../core/errors.js'
 import { redactSecrets } from './redact.js'
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -50,6 +50,7 @@ function validationMessage(error: FastifyError, param: string | undefined): stri
 /** Converts anything thrown into the envelope; 5xx bodies never carry internals. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error
+  if (error instanceof UnavailableError) return new AppError(503, 'service_unavailable', error.message, { headers: { 'Retry-After': 5 } })
   const fastifyError = error as FastifyError
   if (fastifyError.validation) {
     const param = paramFromValidation(fastifyError)

@@ -3,7 +3,7 @@
 // without a word. Both are refused here with 400 invalid_parameter naming the field.
 import { isUtf8 } from 'node:buffer'
 import type { FastifyInstance } from 'fastify'
-import { AppError } from './errors.js'
+import { AppError } from '../core/errors.js'
 
 // Stands in for each invalid byte sequence: valid UTF-8 never decodes to a lone surrogate,
 // so the field that holds one after parsing is the field the bad bytes were in.

@@ -1,9 +1,8 @@
 // Shared TypeBox building blocks. Route schemas compose these so validation, response
 // serialization and the OpenAPI document all come from one definition.
 import { Type, type TSchema } from 'typebox'
-import { FIRST_PAGE } from './pagination.js'
-
-export const PROVIDERS = ['openai', 'anthropic', 'google', 'perplexity'] as const
+import { FIRST_PAGE } from '../core/pagination.js'
+import { PROVIDERS } from '../core/providers.js'
 
 /** A provider name in a response: documented as the enum, typed as the text the database holds. */
 export const ProviderName = Type.Unsafe<string>(Type.Enum([...PROVIDERS]))

@@ -8,8 +8,8 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
 import { Settings } from 'typebox/system'
-import { AppError } from '../http/errors.js'
-import { PROVIDERS } from '../http/schemas.js'
+import { AppError } from '../core/errors.js'
+import { PROVIDERS } from '../core/providers.js'
 
 /** Compiled validators of schemas that reference no shared definitions (TypeBox's empty context). */
 type NoContext = Record<never, never>

@@ -3,8 +3,6 @@
 import { discoverBrands, type DiscoveryRunOptions } from '../discovery/run-discovery.js'
 import type { JobHandler } from './job-runtime.js'
 
-export const DISCOVERY = 'discovery'
-
 export function discoveryJob(options: Pick<DiscoveryRunOptions, 'batchSize' | 'options'> = {}): JobHandler {
   return async (job) => {
     const result = await discoverBrands(job.db, job.workspaceId, { ...options, jobId: job.jobId, afterBatch: (done, total) => job.checkpoint(done, total) })

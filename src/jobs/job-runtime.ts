@@ -19,7 +19,7 @@ import PgBoss from 'pg-boss'
 import { sql } from 'kysely'
 import type { DB, DatabaseHandle } from '../db/database.js'
 import { APP_ROLE, inTransaction, setScope } from '../db/tenant-scope.js'
-import { AppError } from '../http/errors.js'
+import { UnavailableError } from '../core/errors.js'
 import { kyselyExecutor, pgliteExecutor } from './pglite-adapter.js'
 import { reconcileState, type BossState, type JobState } from './job-state.js'
 
@@ -290,7 +290,7 @@ export class JobRuntime implements JobQueue {
         .executeTakeFirst()
       if (queued) return { id: queued.id, state: 'queued' }
     }
-    throw new AppError(503, 'service_unavailable', 'Could not queue the background job; retry the request in a few seconds')
+    throw new UnavailableError('Could not queue the background job; retry the request in a few seconds')
   }
 
   /** The job as the API shows it, or undefined when it is not this workspace's. */

@@ -5,7 +5,7 @@ import { compileBrandMatcher } from '../analysis/index.js'
 import { countReanalysisWork, reanalyzeWorkspace, REANALYSIS_BATCH, type Analyser } from '../ingest/reanalyze.js'
 import type { JobHandler } from './job-runtime.js'
 
-export const REANALYSIS = 'reanalysis'
+import { REANALYSIS } from './job-names.js'
 
 export function reanalysisJob(options: { analyser?: Analyser; batchSize?: number } = {}): JobHandler {
   return async (job) => {

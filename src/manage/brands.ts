@@ -4,12 +4,13 @@
 import type { DB } from '../db/database.js'
 import type { DiscoveryStatus } from '../db/schema.js'
 import { newId } from '../db/ids.js'
-import { AppError, invalidParameter, notFound } from '../http/errors.js'
-import { REANALYSIS, type JobQueue, type JobRef } from '../jobs/index.js'
+import { AppError, invalidParameter, notFound } from '../core/errors.js'
+import { REANALYSIS } from '../jobs/job-names.js'
+import type { JobQueue, JobRef } from '../jobs/job-runtime.js'
 import { cleanList } from './clean-list.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { lockAnalysisInputs } from '../db/analysis-lock.js'
-import { MAX_BRANDS_PER_WORKSPACE } from './limits.js'
+import { MAX_BRANDS_PER_WORKSPACE } from '../core/limits.js'
 
 export interface BrandInput {
   name?: string

@@ -1,6 +1,6 @@
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
-import { AppError, invalidParameter, notFound } from '../http/errors.js'
+import { AppError, invalidParameter, notFound } from '../core/errors.js'
 import { cleanList } from './clean-list.js'
 import { familiesWithDimension, rebuildRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'

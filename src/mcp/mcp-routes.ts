@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createAuthHook, finishScopedTransaction, type AuthOptions } from '../auth/authenticate.js'
-import { AppError, errorBody } from '../http/errors.js'
+import { AppError, errorBody } from '../core/errors.js'
 import { createMcpServer } from './mcp-server.js'
 import type { RouteCatalog } from './route-catalog.js'
 

@@ -4,8 +4,8 @@
 // citation) are filtered the same way through applyResponseFilters.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
-import { invalidParameter } from '../http/errors.js'
-import { rangeBounds, resolveDateRange, type DateRange } from '../http/date-range.js'
+import { invalidParameter } from '../core/errors.js'
+import { rangeBounds, resolveDateRange, type DateRange } from '../core/date-range.js'
 
 export interface AnalyticsQuery {
   start_date?: string

@@ -3,7 +3,7 @@
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
-import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../http/date-range.js'
+import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../core/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 import { family, rollupServes, type FamilyName } from '../rollups/index.js'
 

@@ -6,7 +6,7 @@
 // An attempt that already ran (a task retried after a crash) is skipped; a crash between
 // the POST and the record sends the same webhook-id again, which receivers de-duplicate.
 import { inWorkspace } from '../db/tenant-scope.js'
-import type { TaskDefinition } from '../jobs/index.js'
+import type { TaskDefinition } from '../jobs/job-runtime.js'
 import { SecretBox, SecretKeyError } from '../security/secret-box.js'
 import { parseOutboundUrl, OutboundUrlError, type Resolver } from '../security/outbound-url.js'
 import { attemptTaskId, type DeliveryTaskData } from './emit.js'

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
-import type { TaskSender } from '../jobs/index.js'
+import type { TaskSender } from '../jobs/job-runtime.js'
 import { WEBHOOK_DELIVERY, type WebhookEvent, type WebhookEventData } from './events.js'
 
 /** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */

@@ -3,7 +3,7 @@
 // for storage and handed back once, in the creation answer, never again.
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
-import { AppError } from '../http/errors.js'
+import { AppError } from '../core/errors.js'
 import type { SecretBox } from '../security/secret-box.js'
 import { MAX_WEBHOOKS_PER_WORKSPACE, secretContext, type WebhookEvent } from './events.js'
 import { newWebhookSecret } from './signature.js'

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, waitForJob, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest, post, settled } from '../helpers/requests.js'
-import { startJobs } from '../../src/jobs/index.js'
+import { startJobs } from '../../src/start-jobs.js'
 import { corpus, precisionAndRecall } from '../helpers/discovery-corpus.js'
 
 describe.each(testBackends)('competitor discovery routes (%s)', (backend) => {

@@ -2,7 +2,7 @@
 // quickly with a retryable 503 while it is gone (never a 500, never a hang), say so on
 // /readyz, refuse exports, and recover by itself once the database returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addDays, todayUtc } from '../../src/http/date-range.js'
+import { addDays, todayUtc } from '../../src/core/date-range.js'
 import { call, createTenant, seedSmallWorkspace } from './helpers/fixtures.js'
 import { percentile, PrivatePostgres, sleep, startChildServer, startInProcessApp, waitFor, type InProcessApp } from './helpers/private-services.js'
 

@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
 import { migrateToLatest } from '../../src/db/migrate.js'
-import { addDays, todayUtc } from '../../src/http/date-range.js'
+import { addDays, todayUtc } from '../../src/core/date-range.js'
 import { call, createTenant } from './helpers/fixtures.js'
 import { PrivatePostgres, sleep, startChildServer, waitFor, type ChildServer } from './helpers/private-services.js'
 

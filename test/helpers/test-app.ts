@@ -12,7 +12,7 @@ import { createWorkspace } from '../../src/admin/workspaces.js'
 import { createApiKey } from '../../src/admin/api-key-store.js'
 import { SCOPES, type Scope, type Tier } from '../../src/auth/scopes.js'
 import { ensureTestDatabase } from './test-database.js'
-import type { JobRuntime, JobView } from '../../src/jobs/index.js'
+import type { JobRuntime, JobView } from '../../src/jobs/job-runtime.js'
 
 export type TestBackend = 'pglite' | 'postgres'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { addDays, eachDay, splitIntoMonths } from '../../src/http/date-range.js'
+import { addDays, eachDay, splitIntoMonths } from '../../src/core/date-range.js'
 
 describe('splitIntoMonths', () => {
   it('splits a year into whole months and the loose days at each end', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Type } from 'typebox'
 import { normalizeParams } from '../../src/http/normalize-params.js'
 import { AnalyticsFilters, Page, PerPage, UuidParam } from '../../src/http/schemas.js'
-import { AppError } from '../../src/http/errors.js'
+import { AppError } from '../../src/core/errors.js'
 
 const schema = Type.Object(
   { ...AnalyticsFilters, page: Page, per_page: PerPage(20), has_content: Type.Optional(Type.Boolean()), brand_id: UuidParam('brand') },

@@ -2,7 +2,7 @@
 // mapped to (index, field, why), and the report stays bounded for hostile batches.
 import { describe, expect, it } from 'vitest'
 import { Settings } from 'typebox/system'
-import { AppError } from '../../src/http/errors.js'
+import { AppError } from '../../src/core/errors.js'
 import {
   AioItemSchema,
   MAX_DETAILS,

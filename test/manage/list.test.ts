@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBrand, listBrands } from '../../src/manage/brands.js'
 import { createPrompt, listPrompts } from '../../src/manage/prompts.js'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
-import type { JobQueue } from '../../src/jobs/index.js'
+import type { JobQueue } from '../../src/jobs/job-runtime.js'
 
 // These tests look at the rows only: the re-analysis a brand write asks for is not needed.
 const noJobs: JobQueue = { enqueue: async () => null }

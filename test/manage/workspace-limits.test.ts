@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { post } from '../helpers/requests.js'
-import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../../src/manage/limits.js'
+import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../../src/core/limits.js'
 
 describe.each(testBackends)('workspace limits (%s)', (backend) => {
   let ctx: TestContext

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { createTestContext, testBackends, waitForJob, type TestContext } from '../helpers/test-app.js'
 import { rollupSnapshot, expectSameRollups } from '../helpers/rollup-snapshot.js'
-import { startJobs } from '../../src/jobs/index.js'
+import { startJobs } from '../../src/start-jobs.js'
 import { reanalyzeWorkspace } from '../../src/ingest/reanalyze.js'
 import { rebuildRollups } from '../../src/rollups/index.js'
 

@@ -4,8 +4,8 @@
 // asks a running Beacon to do it (needed when a server holds the embedded database).
 import type { Command } from 'commander'
 import type { DB } from '../../db/database.js'
-import { AppError } from '../../http/errors.js'
-import { startJobs } from '../../jobs/index.js'
+import { AppError } from '../../core/errors.js'
+import { startJobs } from '../../start-jobs.js'
 import { checkStoredCredentials } from '../../collection/credentials.js'
 import { createRun } from '../../collection/runs.js'
 import { createTarget, deleteTarget, targetView, type TargetInput } from '../../collection/targets.js'

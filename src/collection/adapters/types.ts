@@ -1,9 +1,10 @@
 // The contract between collection (runs, jobs, budget, retries) and the provider adapters
 // (DESIGN §14). Adapters only ask and parse: they never retry (the SDKs' own retries are
 // off), never store, and turn every failure into a ProviderError the job can act on.
+import type { Provider } from '../../core/providers.js'
 
 /** The four catalogue providers (the spec's `models` filter). */
-export type CatalogueProvider = 'openai' | 'anthropic' | 'google' | 'perplexity'
+export type CatalogueProvider = Provider
 
 /** Which adapter answers: the provider's own API, or chat completions at `base_url`; `demo` needs no network. */
 export type AdapterKind = 'openai' | 'anthropic' | 'google' | 'perplexity' | 'openai_compatible' | 'demo'

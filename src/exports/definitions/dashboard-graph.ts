@@ -2,7 +2,7 @@
 // active brand, zero-filled (DESIGN §7, §8).
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.js'
-import { addDays, rangeBounds } from '../../http/date-range.js'
+import { addDays, rangeBounds } from '../../core/date-range.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'
 import { keysetAfter, utcDay } from '../sql-fragments.js'
 import { responseFilterConditions } from '../../queries/analytics-filters.js'

@@ -1,6 +1,6 @@
 // The brands an AIO report covers: every active brand, or just the one asked for.
 import type { DB } from '../../db/database.js'
-import { AppError } from '../../http/errors.js'
+import { AppError } from '../../core/errors.js'
 
 export interface CoverageBrand {
   id: string

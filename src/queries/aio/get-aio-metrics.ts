@@ -3,7 +3,7 @@
 // SQL; the totals are the sum of those at most 366-odd rows.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
-import { rangeBounds, type DateRange } from '../../http/date-range.js'
+import { rangeBounds, type DateRange } from '../../core/date-range.js'
 import { ratio, roundPosition } from '../rounding.js'
 import { ratioCi, type RateInterval } from '../uncertainty.js'
 import { getCoverageBrands } from './coverage-brands.js'

@@ -2,8 +2,8 @@
 // each brand appeared in its overviews.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
-import { rangeBounds, type DateRange } from '../../http/date-range.js'
-import { AppError } from '../../http/errors.js'
+import { rangeBounds, type DateRange } from '../../core/date-range.js'
+import { AppError } from '../../core/errors.js'
 import { ratio } from '../rounding.js'
 import { getCoverageBrands } from './coverage-brands.js'
 import { observationConditions } from './observation-conditions.js'

@@ -3,7 +3,7 @@
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DiscoveryStatus } from '../../db/schema.js'
-import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 
 export interface BrandListFilters {

@@ -3,7 +3,7 @@
 // one statement; nothing is counted in JS.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
-import type { DateRange } from '../../http/date-range.js'
+import type { DateRange } from '../../core/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { countDistinctDomains, distinctDomainsFromRollup, rollupRowsInRange } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'

@@ -5,12 +5,13 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { Database } from '../../db/schema.js'
-import { eachDay, previousRange, rangeBounds, type DateRange } from '../../http/date-range.js'
-import { AppError } from '../../http/errors.js'
-import { PROVIDERS } from '../../http/schemas.js'
+import { eachDay, previousRange, rangeBounds, type DateRange } from '../../core/date-range.js'
+import { AppError } from '../../core/errors.js'
+import { PROVIDERS } from '../../core/providers.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
-import { visibilityChange, visibilityCi, type PeriodChange, type RateInterval } from '../uncertainty.js'
+import { visibilityCi, type RateInterval } from '../uncertainty.js'
+import { visibilityChange, type PeriodChange } from '../../analysis/statistics.js'
 import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
 
 export interface PeriodMetrics {

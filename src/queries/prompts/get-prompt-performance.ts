@@ -3,8 +3,8 @@
 // then joined onto the prompt list so prompts without responses still appear.
 import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
-import { AppError } from '../../http/errors.js'
-import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import { AppError } from '../../core/errors.js'
+import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 import { percentage } from '../rounding.js'
 import { dayConditions, type ReadStrategy } from '../rollup-conditions.js'

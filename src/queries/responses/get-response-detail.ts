@@ -7,7 +7,7 @@
 // analysed appears once its re-analysis has run, like every other number.
 import type { DB } from '../../db/database.js'
 import type { SourceType } from '../../analysis/source-types.js'
-import { AppError } from '../../http/errors.js'
+import { AppError } from '../../core/errors.js'
 import { loadBrandMatcher } from '../../ingest/brand-terms.js'
 import { roundSentiment } from '../rounding.js'
 import { sourceClassifier } from '../sources/get-sources.js'

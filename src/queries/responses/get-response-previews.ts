@@ -2,7 +2,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { Database } from '../../db/schema.js'
-import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 
 /**

@@ -1,4 +1,4 @@
-import { eachDay, type DateRange } from '../../http/date-range.js'
+import { eachDay, type DateRange } from '../../core/date-range.js'
 
 export interface DailyCount {
   date: string

@@ -1,5 +1,5 @@
 import type { DB } from '../../db/database.js'
-import { AppError } from '../../http/errors.js'
+import { AppError } from '../../core/errors.js'
 
 /**
  * prompt_template_id is a filter, but an id that is not a prompt of this workspace is

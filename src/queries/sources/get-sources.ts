@@ -3,7 +3,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { compileSourceClassifier, type SourceType } from '../../analysis/source-types.js'
-import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { percentage, roundScore } from '../rounding.js'
 import { calendarRollupRows, calendarTables, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'

@@ -1,5 +1,5 @@
 import type { DB } from '../../db/database.js'
-import type { PageRequest } from '../../http/pagination.js'
+import type { PageRequest } from '../../core/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import type { DailyCount } from '../sources/daily-chart.js'
 import { ensurePromptTemplate } from '../sources/ensure-prompt-template.js'

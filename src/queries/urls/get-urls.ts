@@ -1,6 +1,6 @@
 import type { DB } from '../../db/database.js'
 import { registrableDomain } from '../../analysis/urls.js'
-import type { PageRequest } from '../../http/pagination.js'
+import type { PageRequest } from '../../core/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import type { ReadStrategy } from '../rollup-conditions.js'
 import { citedUrlPage } from './url-page.js'

@@ -3,7 +3,7 @@
 // those URLs only. On the rollups that is one statement.
 import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
-import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
 import { calendarRollupRows, calendarTables, dayConditions, rangeOfDays, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes } from '../../rollups/index.js'

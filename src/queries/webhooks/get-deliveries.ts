@@ -1,6 +1,6 @@
 import type { DB } from '../../db/database.js'
 import type { WebhookDeliveryState } from '../../db/schema.js'
-import { pageOffset, type PageRequest } from '../../http/pagination.js'
+import { pageOffset, type PageRequest } from '../../core/pagination.js'
 
 export interface DeliveryAttemptView {
   attempt: number

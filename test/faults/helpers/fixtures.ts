@@ -3,7 +3,7 @@ import { createApiKey } from '../../../src/admin/api-key-store.js'
 import { createWorkspace } from '../../../src/admin/workspaces.js'
 import { SCOPES, type Tier } from '../../../src/auth/scopes.js'
 import type { DB } from '../../../src/db/database.js'
-import { addDays, todayUtc } from '../../../src/http/date-range.js'
+import { addDays, todayUtc } from '../../../src/core/date-range.js'
 
 export async function createTenant(db: DB, tier: Tier = 'premium', name = 'Faults'): Promise<{ workspaceId: string; key: string }> {
   const workspace = await createWorkspace(db, { name, tier })

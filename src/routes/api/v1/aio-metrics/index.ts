@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { resolveDateRange } from '../../../../http/date-range.js'
+import { resolveDateRange } from '../../../../core/date-range.js'
 import { getAioMetrics } from '../../../../queries/aio/get-aio-metrics.js'
 import { getPromptAioMetrics } from '../../../../queries/aio/get-prompt-aio-metrics.js'
 import { getAioMetricsSchema, getPromptAioMetricsSchema } from './schemas.js'

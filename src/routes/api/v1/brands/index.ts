@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createBrand, updateBrand } from '../../../../manage/brands.js'
-import { notFound } from '../../../../http/errors.js'
+import { notFound } from '../../../../core/errors.js'
 import { retryOnConflict } from '../../../../db/retry-conflicts.js'
-import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
+import { pageRequest, paginationWithNav } from '../../../../core/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getBrandDetail } from '../../../../queries/brands/get-brand-detail.js'
 import { getBrands } from '../../../../queries/brands/get-brands.js'
@@ -10,7 +10,7 @@ import { BRANDS_PER_PAGE, getBrandSchema, IS_ACTIVE_DEFAULT, listBrandsSchema } 
 import { createBrandRoute, updateBrandRoute } from './write-schemas.js'
 import { discoverBrandsRoute } from './discover-schemas.js'
 import { countSuggestedBrands } from '../../../../queries/brands/count-suggested-brands.js'
-import { DISCOVERY } from '../../../../jobs/index.js'
+import { DISCOVERY } from '../../../../jobs/job-names.js'
 
 const jobNote = (job: { id: string } | null) => (job ? `; re-analysis of stored history queued (job ${job.id})` : '')
 

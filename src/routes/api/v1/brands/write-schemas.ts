@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { EnvelopeWithJob, IsoDateTime, Responses, UuidParam } from '../../../../http/schemas.js'
-import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../../../../manage/limits.js'
+import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../../../../core/limits.js'
 
 const brandFields = {
   name: Type.String({ minLength: 1, maxLength: MAX_TERM_LENGTH, description: 'Unique in the workspace (case-insensitive)' }),

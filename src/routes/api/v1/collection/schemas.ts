@@ -1,7 +1,7 @@
 // Collection routes (DESIGN §14): targets, credentials, runs.
 import { Type } from 'typebox'
 import { Envelope, ErrorEnvelope, IsoDateTime, Page, PaginationWithNav, PerPage, Responses, UuidParam } from '../../../../http/schemas.js'
-import { PROVIDERS } from '../../../../http/schemas.js'
+import { PROVIDERS } from '../../../../core/providers.js'
 import { CREDENTIAL_PROVIDERS } from '../../../../collection/credentials.js'
 import { MAX_TARGETS_PER_WORKSPACE } from '../../../../collection/targets.js'
 

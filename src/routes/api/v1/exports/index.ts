@@ -1,7 +1,7 @@
 // Spec 4.2: four file exports and their metadata (statistics, manifest, schema).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError } from 'fastify'
-import { AppError } from '../../../../http/errors.js'
+import { AppError } from '../../../../core/errors.js'
 import { errorHandler, isDatabaseUnavailable, toAppError } from '../../../../http/error-handler.js'
 import { finishScopedTransaction } from '../../../../auth/authenticate.js'
 import { APP_ROLE } from '../../../../db/tenant-scope.js'

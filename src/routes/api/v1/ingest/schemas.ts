@@ -1,7 +1,7 @@
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import type { FastifySchemaCompiler } from 'fastify'
 import { Type, type TSchema } from 'typebox'
-import { AppError } from '../../../../http/errors.js'
+import { AppError } from '../../../../core/errors.js'
 import { Envelope, Responses } from '../../../../http/schemas.js'
 import {
   AioItemSchema,

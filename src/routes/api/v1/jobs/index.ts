@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { notFound } from '../../../../http/errors.js'
+import { notFound } from '../../../../core/errors.js'
 import { getJobSchema } from './schemas.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

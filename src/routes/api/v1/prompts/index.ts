@@ -1,6 +1,6 @@
 import { retryOnConflict } from '../../../../db/retry-conflicts.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { paginationPlain } from '../../../../http/pagination.js'
+import { paginationPlain } from '../../../../core/pagination.js'
 import { createPrompt, updatePrompt } from '../../../../manage/prompts.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getPromptDetail } from '../../../../queries/prompts/get-prompt-detail.js'

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { pageRequest, paginationMinimal } from '../../../../http/pagination.js'
+import { pageRequest, paginationMinimal } from '../../../../core/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getResponseDetail } from '../../../../queries/responses/get-response-detail.js'
 import { getResponsePreviews } from '../../../../queries/responses/get-response-previews.js'

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
+import { pageRequest, paginationWithNav } from '../../../../core/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getSources } from '../../../../queries/sources/get-sources.js'
 import { getSourcesSchema, SOURCES_PER_PAGE } from './schemas.js'

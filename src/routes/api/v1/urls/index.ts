@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { pageRequest, paginationPlain, paginationWithNav } from '../../../../http/pagination.js'
+import { pageRequest, paginationPlain, paginationWithNav } from '../../../../core/pagination.js'
 import { resolveAnalyticsFilters } from '../../../../queries/analytics-filters.js'
 import { getUrls } from '../../../../queries/urls/get-urls.js'
 import { getUrlsDetailed } from '../../../../queries/urls/get-urls-detailed.js'

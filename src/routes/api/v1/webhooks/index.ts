@@ -1,8 +1,8 @@
 // Webhooks (DESIGN §16). The URL is checked against the SSRF rules when saved and again on
 // every connection; the secret is generated here and shown once.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { AppError, invalidParameter, notFound } from '../../../../http/errors.js'
-import { pageRequest, paginationWithNav } from '../../../../http/pagination.js'
+import { AppError, invalidParameter, notFound } from '../../../../core/errors.js'
+import { pageRequest, paginationWithNav } from '../../../../core/pagination.js'
 import { getDeliveries } from '../../../../queries/webhooks/get-deliveries.js'
 import { getWebhook } from '../../../../queries/webhooks/get-webhook.js'
 import { getWebhooks } from '../../../../queries/webhooks/get-webhooks.js'

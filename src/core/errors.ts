@@ -56,3 +56,14 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
     },
   }
 }
+
+/**
+ * Something the request needs is briefly unavailable (the job queue, a shared store). Raised
+ * by code that knows nothing of HTTP; the error handler answers it with 503 and Retry-After.
+ */
+export class UnavailableError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UnavailableError'
+  }
+}

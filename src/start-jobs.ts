@@ -1,18 +1,16 @@
-// Wires the job runtime for one process: which job types exist and what runs them.
-import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type Config } from '../config.js'
-import type { DatabaseHandle } from '../db/database.js'
-import { AnalysisPool } from '../analysis/analysis-pool.js'
-import { JobRuntime, type JobRuntimeOptions } from './job-runtime.js'
-import { REANALYSIS, reanalysisJob } from './reanalysis-job.js'
-import { collectionTasks, type CollectionSettings } from '../collection/collection-tasks.js'
-import { setCollectionOutboundPolicy, setDemoLatency } from '../collection/adapter-resolver.js'
-import { WEBHOOK_DELIVERY } from '../webhooks/events.js'
-import { webhookDeliveryTask } from '../webhooks/delivery-task.js'
-import { DISCOVERY, discoveryJob } from './discovery-job.js'
-
-export { JobRuntime, JobInterrupted, type JobQueue, type JobRef, type JobView, type TaskDefinition, type TaskContext, type TaskSender } from './job-runtime.js'
-export { REANALYSIS } from './reanalysis-job.js'
-export { DISCOVERY } from './discovery-job.js'
+// Start-up wiring of the job runtime for one process: which job types exist and what runs them.
+// Only the app, the CLI and tests import this; job and task code imports job-runtime.ts.
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type Config } from './config.js'
+import type { DatabaseHandle } from './db/database.js'
+import { AnalysisPool } from './analysis/analysis-pool.js'
+import { JobRuntime, type JobRuntimeOptions } from './jobs/job-runtime.js'
+import { reanalysisJob } from './jobs/reanalysis-job.js'
+import { DISCOVERY, REANALYSIS } from './jobs/job-names.js'
+import { collectionTasks, type CollectionSettings } from './collection/collection-tasks.js'
+import { setCollectionOutboundPolicy, setDemoLatency } from './collection/adapter-resolver.js'
+import { WEBHOOK_DELIVERY } from './webhooks/events.js'
+import { webhookDeliveryTask } from './webhooks/delivery-task.js'
+import { discoveryJob } from './jobs/discovery-job.js'
 
 /**
  * Background work should not take every core from the requests being served: jobs analyse
