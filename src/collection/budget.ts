@@ -25,8 +25,3 @@ export async function adjustSpend(db: DB, workspaceId: string, deltaUsd: number,
     insert into collection_spend (workspace_id, day, usd) values (${workspaceId}, ${today(now)}, ${Math.max(0, deltaUsd)})
     on conflict (workspace_id, day) do update set usd = greatest(0, collection_spend.usd + ${deltaUsd})`.execute(db)
 }
-
-export async function spentToday(db: DB, workspaceId: string, now = new Date()): Promise<number> {
-  const row = await db.selectFrom('collection_spend').select('usd').where('workspace_id', '=', workspaceId).where('day', '=', today(now)).executeTakeFirst()
-  return Number(row?.usd ?? 0)
-}

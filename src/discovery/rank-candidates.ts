@@ -24,8 +24,6 @@ import { CUE_WEIGHT, scanAnswer, type CandidateHit, type Cue } from './extract-c
 import { foldName, nameTokens } from './name-key.js'
 import { STOP_LIST } from './stop-list.js'
 
-export const CUES: readonly Cue[] = ['heading', 'list', 'table', 'bold', 'link', 'prose', 'start']
-
 export interface DiscoveryOptions {
   minResponses: number
   minScore: number

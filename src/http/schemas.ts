@@ -67,8 +67,6 @@ export const ErrorEnvelope = Type.Object(
   { description: 'Every error has this shape.' },
 )
 
-export const NullableNumber = Type.Union([Type.Number(), Type.Null()])
-
 /** Pagination objects differ per endpoint in the spec; each endpoint picks its fields. */
 export const PaginationWithNav = Type.Object(
   {

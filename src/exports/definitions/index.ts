@@ -1,4 +1,4 @@
-import type { ExportDefinition, ExportType } from '../export-types.js'
+import type { ExportDefinition } from '../export-types.js'
 import { chatResponsesExport } from './chat-responses.js'
 import { dashboardGraphExport } from './dashboard-graph.js'
 import { promptsMentionsExport } from './prompts-mentions.js'
@@ -6,5 +6,3 @@ import { sourcesCitationsExport } from './sources-citations.js'
 
 /** The four export types of spec 4.2, in the spec's order. */
 export const EXPORT_DEFINITIONS: readonly ExportDefinition[] = [chatResponsesExport, sourcesCitationsExport, dashboardGraphExport, promptsMentionsExport]
-
-export const exportDefinition = (type: ExportType): ExportDefinition => EXPORT_DEFINITIONS.find((d) => d.type === type)!

@@ -29,8 +29,6 @@ const byMetric: Record<Metric, (value: number | null | undefined) => string> = {
   count: formatCount,
 }
 
-export const formatMetric = (metric: Metric, value: number | null | undefined): string => byMetric[metric](value)
-
 /** A change between periods with its sign: "+4.61", "-0.12", "0.00". */
 export function formatChange(metric: Metric, value: number | null | undefined): string {
   if (!isNumber(value)) return missing
