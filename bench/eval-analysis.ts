@@ -19,6 +19,7 @@ import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
 import { analyzeResponse } from '../src/analysis/analyze-response.js'
 import { compileBrandMatcher, type BrandTerms } from '../src/analysis/mentions.js'
+import { evaluatePublicData } from './eval-public-data.js'
 
 const NEUTRAL_BAND = 0.05
 type Label = '+' | '-' | '0'
@@ -253,8 +254,22 @@ for (const split of Object.keys(systems.beacon.splits)) {
   console.log(`${pad(split, 30)}${pad(String(b.items), 7)}${pad(fmt(b.accuracy), 12)}${pad(fmt(b.f1), 11)}${pad(fmt(l.accuracy), 14)}${fmt(l.f1)}`)
 }
 
+// Public labelled data (bench/eval/README.md): the headline figures.
+const publicResults = evaluatePublicData()
+console.log('')
+if (publicResults === null) {
+  console.log('public data sets: not found (see bench/eval/README.md: set BEACON_EVAL_DATA or run bench/eval/prepare-external.ts)')
+} else {
+  console.log(`public data (${publicResults.dataDir}); target-level, only the target configured`)
+  console.log(`${pad('set', 28)}${pad('part', 10)}${pad('metric', 20)}${pad('items', 7)}${pad('beacon', 9)}baseline`)
+  // EVAL_PARTS=tune while working on the rules: the held-out rows stay unseen.
+  for (const r of publicResults.rows.filter((row) => !process.env.EVAL_PARTS || row.part === process.env.EVAL_PARTS)) {
+    console.log(`${pad(r.set, 28)}${pad(r.part, 10)}${pad(r.metric, 20)}${pad(String(r.figures.items), 7)}${pad(fmt(r.figures.beacon), 9)}${fmt(r.figures.baseline)}`)
+  }
+}
+
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
-const out = new URL('./results/eval-analysis.json', import.meta.url)
+const out = new URL(`./results/eval-analysis${process.env.EVAL_LABEL ? `-${process.env.EVAL_LABEL}` : ''}.json`, import.meta.url)
 writeFileSync(
   out,
   `${JSON.stringify(
@@ -262,7 +277,9 @@ writeFileSync(
       date: new Date().toISOString(),
       neutralBand: NEUTRAL_BAND,
       splits: Object.fromEntries(Object.keys(systems.beacon.splits).map((s) => [s, { beacon: systems.beacon.splits[s], baseline: systems.baseline.splits[s] }])),
+      publicData: publicResults === null ? null : { rows: publicResults.rows },
       beaconItems: systems.beacon.details,
+      publicItems: publicResults?.details ?? [],
     },
     null,
     2,
