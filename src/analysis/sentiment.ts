@@ -4,41 +4,13 @@
 // (CLI commands, read-only API routes) do not pay for it.
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
-import { isNegationCue, isScopeBreak } from './clauses.js'
-import { EXCESS_SCORE, NEUTRAL_IN_REVIEWS, REVIEW_LEXICON } from './review-lexicon.js'
+import { isNegationCue, isScopeBreak } from './discourse-words.js'
+import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
+import { LEXICON } from './sentiment-lexicon.js'
+
+export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
 
 const require = createRequire(import.meta.url)
-
-export interface Sentence {
-  start: number
-  end: number
-  text: string
-}
-
-/**
- * A sentence's tokens, for brand-scoped scoring: a view of its line's token arrays
- * (shared by the line's sentences, so no per-sentence copies), tokens `from`..`to`
- * inclusive. A token whose text could not be located has start -1 and is skipped.
- */
-export interface SentenceTokens {
-  /** add to `start`/`end` to get offsets in the analysed text */
-  offset: number
-  from: number
-  to: number
-  start: readonly number[]
-  end: readonly number[]
-  /** lower-cased token text */
-  word: readonly string[]
-  /** the token's sentiment in its sentence (negation applied), 0 if it carries none */
-  score: readonly number[]
-}
-
-export interface ScoredSentence extends Sentence {
-  /** mean of the sentence's token sentiments (wink-nlp's formula), in [-1, 1] */
-  sentiment: number
-  /** absent only for sentences built by hand (tests) */
-  tokens?: SentenceTokens
-}
 
 let nlp: WinkMethods | null = null
 // Token-level sentiment hits of the last parsed document. wink-nlp only exposes sentence
@@ -51,8 +23,8 @@ interface WinkSentimentModel {
   setter: (px: number[][], ...rest: unknown[]) => void
 }
 
-// Only what sentences and sentiment need: skipping POS tagging and NER roughly halves
-// the per-document cost, which dominates ingest time.
+// Sentences, negation, sentiment and part-of-speech tags (clause attribution reads the
+// noun phrases and verbs); NER is skipped, it is not needed and costs as much again.
 function getNlp(): WinkMethods {
   if (nlp === null) {
     const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
@@ -72,7 +44,7 @@ function getNlp(): WinkMethods {
         }
       },
     }
-    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment'])
+    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment', 'pos'])
   }
   return nlp
 }
@@ -93,6 +65,9 @@ const NOT_BLANK = /\S/u
 // Markdown block markers (quote `>`, bullet, `1.`/`1)`, heading `#`) are layout, not
 // words; wink would otherwise report `1.` as a sentence of its own.
 const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:[-*+•][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]+)?/
+
+/** How many tokens after a negation word it still negates ("not very good": 2). */
+const NEGATION_REACH = 4
 
 /**
  * Sentences of `text` with character offsets into it and their sentiment, from one NLP
@@ -116,6 +91,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   const doc = winkNlp.readDoc(line)
   const values = doc.tokens().out(its.value) as string[]
   const negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
+  const pos = doc.tokens().out(its.pos) as string[]
   const spans = doc.sentences().out(its.span) as unknown as [number, number][]
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
@@ -133,17 +109,17 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   }
 
   // Token sentiment: wink's lexicon hit (scored on the hit's first token; the setter has
-  // already turned thousandths into [-1, 1]), else the review lexicon for words wink
+  // already turned thousandths into [-1, 1]), else the domain lexicon for words wink
   // leaves neutral.
   const tokenScore = new Array<number>(values.length).fill(0)
   for (const [first, , score] of lastHits) tokenScore[first] = score
   const words = values.map((v) => v.toLowerCase())
   for (let i = 0; i < words.length; i++) {
-    if (NEUTRAL_IN_REVIEWS.has(words[i])) tokenScore[i] = 0
-    else if (tokenScore[i] === 0) tokenScore[i] = REVIEW_LEXICON.get(words[i]) ?? 0
+    if (LEXICON.neutral.has(words[i])) tokenScore[i] = 0
+    else if (tokenScore[i] === 0) tokenScore[i] = LEXICON.scores.get(words[i]) ?? 0
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
-    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = EXCESS_SCORE
+    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
   }
 
   for (let s = 0; s < spans.length; s++) {
@@ -160,22 +136,23 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     let sum = 0
     let hits = 0
     // wink negates every sentiment word from "not" to the end of the sentence or the
-    // next punctuation; a contrastive conjunction also ends the scope ("not cheap but
-    // great": great stays positive), so a flag only counts if a negation word precedes
-    // the token within its clause.
-    let cueInClause = false
+    // next punctuation. A flag only counts if a negation word precedes the token closely
+    // (at most NEGATION_REACH tokens, VADER's window) within its clause: a contrast
+    // ("not cheap but great") or a new clause ("do not have empathy, and when you ask the
+    // procedures are slow") ends the scope.
+    let cueAt = -1
     for (let t = startToken; t <= endToken; t++) {
       if (starts[t] === -1) continue
       const word = words[t]
-      if (isScopeBreak(word)) cueInClause = false
-      else if (isNegationCue(word)) cueInClause = true
-      if (tokenScore[t] !== 0 && negated[t] && cueInClause) tokenScore[t] = -tokenScore[t]
+      if (isScopeBreak(word)) cueAt = -1
+      else if (isNegationCue(word)) cueAt = t
+      if (tokenScore[t] !== 0 && negated[t] && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
         hits++
       }
     }
-    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, word: words, score: tokenScore }
+    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore }
     const sentiment = clampUnit(hits === 0 ? 0 : sum / hits)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
