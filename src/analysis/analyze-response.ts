@@ -2,7 +2,7 @@
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
 import { layoutOf, type SentenceLayout } from './answer-structure.js'
-import { scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
+import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
 import { findUrlSpans } from './urls.js'
@@ -78,12 +78,20 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     for (const [brandId, score] of scores) add(brandId, place ? weigh(place, place.spec ? 0 : score) : score)
   }
   if (layout) {
+    const naming = new Map<number, boolean>()
+    const namesAny = (k: number) => {
+      let yes = naming.get(k)
+      if (yes === undefined) naming.set(k, (yes = namesSomething(sentences[k])))
+      return yes
+    }
     for (let k = 0; k < sentences.length; k++) {
       const place = layout[k]
       if (place.spec || place.label || place.leads.length === 0) continue
-      // The innermost lead that names a brand owns the sentence.
-      let owners: Map<string, number> | undefined
-      for (let i = place.leads.length - 1; i >= 0 && !owners; i--) owners = named[place.leads[i]]
+      // The innermost lead that names anything owns the sentence; its configured brands
+      // get it (none if it names only other things).
+      let lead = -1
+      for (let i = place.leads.length - 1; i >= 0 && lead < 0; i--) if (namesAny(place.leads[i])) lead = place.leads[i]
+      const owners = lead >= 0 ? named[lead] : undefined
       if (!owners) continue
       const own = named[k]
       const implicit = scoreImplicitSubject(sentences[k])

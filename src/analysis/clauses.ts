@@ -143,6 +143,18 @@ export function scoreImplicitSubject(sentence: ScoredSentence): number | null {
   return tally.hits === 0 ? null : clamp(tally.sum / tally.hits)
 }
 
+/**
+ * Whether the sentence names something (a proper noun, or a capitalised word inside it):
+ * a heading or list item that does ("1. **Acer Swift 3**") owns the lines under it; one
+ * that does not ("### Pricing") leaves them to the block around it. Decided from the text
+ * alone, so that which block owns a line never depends on the configured brands.
+ */
+export function namesSomething(sentence: ScoredSentence): boolean {
+  const tokens = sentence.tokens
+  if (!tokens) return false
+  return buildStructure(tokens, null).phrases.some((p) => p.entity)
+}
+
 function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {
   let structure = shared
   let targets = phrasesAt(structure, spans)
