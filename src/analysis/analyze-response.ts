@@ -87,6 +87,8 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     for (let k = 0; k < sentences.length; k++) {
       const place = layout[k]
       if (place.spec || place.label || place.leads.length === 0) continue
+      // Only a lead that names a configured brand can hand the sentence to one.
+      if (!place.leads.some((i) => named[i] !== undefined)) continue
       // The innermost lead that names anything owns the sentence; its configured brands
       // get it (none if it names only other things).
       let lead = -1

@@ -54,12 +54,17 @@ interface Clause {
 interface Structure {
   word: string[]
   score: number[]
+  /** token offsets in the line: add `offset` for offsets in the analysed text */
   start: number[]
   end: number[]
+  offset: number
   phrases: Phrase[]
   clauses: Clause[]
   /** token → phrase index, -1 outside phrases */
   phraseOf: Int32Array
+  /** the clause walk, built on first use (and the one continuing an implicit subject) */
+  walk?: Walk
+  topicWalk?: Walk
 }
 
 const NOUNISH = new Set(['NOUN', 'PROPN'])
@@ -115,6 +120,11 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
     for (const m of matches) result.set(m.brandId, sentence.sentiment)
     return result
   }
+  // Nothing in the sentence carries sentiment: every brand in it scores 0, whatever its role.
+  if (!hasSentiment(tokens)) {
+    for (const m of matches) result.set(m.brandId, 0)
+    return result
+  }
   const spansOf = new Map<string, [number, number][]>()
   for (const m of matches) {
     const spans = spansOf.get(m.brandId)
@@ -123,7 +133,7 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
   }
   let shared: Structure | null = null
   for (const [brandId, spans] of spansOf) {
-    shared ??= buildStructure(tokens, null)
+    shared ??= structureOf(sentence, tokens)
     result.set(brandId, scoreTarget(tokens, shared, spans))
   }
   return result
@@ -138,9 +148,14 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
 export function scoreImplicitSubject(sentence: ScoredSentence): number | null {
   const tokens = sentence.tokens
   if (!tokens) return sentence.sentiment === 0 ? null : sentence.sentiment
-  const structure = buildStructure(tokens, null)
-  const tally = attribute(structure, new Set<number>(), true)
+  if (!hasSentiment(tokens)) return null
+  const tally = attribute(structureOf(sentence, tokens), NONE, true)
   return tally.hits === 0 ? null : clamp(tally.sum / tally.hits)
+}
+
+function hasSentiment(tokens: SentenceTokens): boolean {
+  for (let t = tokens.from; t <= tokens.to; t++) if (tokens.score[t] !== 0) return true
+  return false
 }
 
 /**
@@ -152,7 +167,7 @@ export function scoreImplicitSubject(sentence: ScoredSentence): number | null {
 export function namesSomething(sentence: ScoredSentence): boolean {
   const tokens = sentence.tokens
   if (!tokens) return false
-  return buildStructure(tokens, null).phrases.some((p) => p.entity)
+  return structureOf(sentence, tokens).phrases.some((p) => p.entity)
 }
 
 function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {
@@ -183,7 +198,7 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     let hits = phrase.hits
     for (let t = phrase.first; t <= phrase.last; t++) {
       const score = structure.score[t]
-      if (score !== 0 && spans.some(([from, to]) => structure.start[t] < to && from < structure.end[t])) {
+      if (score !== 0 && spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])) {
         sum -= score
         hits--
       }
@@ -203,7 +218,7 @@ function phrasesAt(structure: Structure, spans: readonly [number, number][]): Se
     const p = structure.phraseOf[t]
     if (p < 0) continue
     for (const [from, to] of spans) {
-      if (structure.start[t] < to && from < structure.end[t]) {
+      if (structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t]) {
         out.add(p)
         break
       }
@@ -232,28 +247,27 @@ function tokenRange(tokens: SentenceTokens, spans: readonly [number, number][]):
 
 // ---- structure ------------------------------------------------------------------------
 
+// A sentence's structure is asked for by each brand it names, by the block it leads and
+// by the block it sits in; it is built once.
+const structures = new WeakMap<ScoredSentence, Structure>()
+function structureOf(sentence: ScoredSentence, tokens: SentenceTokens): Structure {
+  let structure = structures.get(sentence)
+  if (!structure) structures.set(sentence, (structure = buildStructure(tokens, null)))
+  return structure
+}
+
 function buildStructure(tokens: SentenceTokens, forced: [number, number] | null): Structure {
-  const word: string[] = []
-  const value: string[] = []
-  const pos: string[] = []
-  const score: number[] = []
-  const start: number[] = []
-  const end: number[] = []
-  for (let t = tokens.from; t <= tokens.to; t++) {
-    if (tokens.start[t] === -1) continue
-    word.push(tokens.word[t])
-    value.push(tokens.value[t])
-    pos.push(tokens.pos[t] ?? 'X')
-    score.push(tokens.score[t])
-    start.push(tokens.offset + tokens.start[t])
-    end.push(tokens.offset + tokens.end[t])
-  }
+  // Most lines are one sentence: their arrays are used as they are, otherwise sliced.
+  const whole = tokens.from === 0 && tokens.to === tokens.word.length - 1
+  const from = tokens.from
+  const to = tokens.to + 1
+  const word = whole ? (tokens.word as string[]) : tokens.word.slice(from, to)
+  const value = whole ? (tokens.value as string[]) : tokens.value.slice(from, to)
+  const pos = whole ? (tokens.pos as string[]) : tokens.pos.slice(from, to)
+  const score = whole ? (tokens.score as number[]) : tokens.score.slice(from, to)
+  const start = whole ? (tokens.start as number[]) : tokens.start.slice(from, to)
+  const end = whole ? (tokens.end as number[]) : tokens.end.slice(from, to)
   const n = word.length
-  // wink tags a capitalised word at the start of a fragment as a proper noun ("Excellent
-  // templates", "Pricey for teams"); a word with a sentiment there is an adjective.
-  for (let t = 0; t < n; t++) {
-    if (pos[t] === 'PROPN' && score[t] !== 0 && (t === 0 || pos[t - 1] === 'PUNCT')) pos[t] = 'ADJ'
-  }
   const phraseOf = new Int32Array(n).fill(-1)
   const phrases = chunk(word, value, pos, forced, phraseOf)
   const clauses = segment(word, pos, start, end, phrases, phraseOf)
@@ -285,43 +299,25 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
     }
     assignRoles(clause, phrases, word, pos, phraseOf)
   }
-  return { word, score, start, end, phrases, clauses, phraseOf }
+  return { word, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
 }
 
 /** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */
 function chunk(word: string[], value: string[], pos: string[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
   const phrases: Phrase[] = []
   const n = word.length
-  const add = (first: number, last: number, flags: Partial<Phrase>) => {
-    const index = phrases.length
-    phrases.push({
-      first,
-      last,
-      clause: -1,
-      role: 'subject',
-      entity: false,
-      anaphor: false,
-      person: false,
-      possessed: false,
-      complement: false,
-      sum: 0,
-      hits: 0,
-      ...flags,
-    })
-    for (let k = first; k <= last; k++) phraseOf[k] = index
-  }
   let t = 0
   while (t < n) {
     if (forced && t === forced[0]) {
       const [first, last] = forced
-      add(first, last, { entity: /^[\p{Lu}\p{N}]/u.test(value[first]) })
+      addPhrase(phrases, phraseOf, first, last, CAPITALISED.test(value[first]), false)
       t = last + 1
       continue
     }
     const w = word[t]
     if (pos[t] === 'PRON' && !POSSESSIVE.has(w)) {
-      if (ANAPHOR.has(w)) add(t, t, { anaphor: true })
-      else if (PERSON.has(w)) add(t, t, { person: true })
+      if (ANAPHOR.has(w)) addPhrase(phrases, phraseOf, t, t, false, false).anaphor = true
+      else if (PERSON.has(w)) addPhrase(phrases, phraseOf, t, t, false, false).person = true
       t++
       continue
     }
@@ -352,12 +348,22 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     while (last + 1 < j && pos[last + 1] === 'NUM') last++
     let entity = false
     for (let k = t; k <= last; k++) {
-      if (pos[k] === 'PROPN' || (k > 0 && /^\p{Lu}/u.test(value[k]) && pos[k] === 'NOUN')) entity = true
+      if (pos[k] === 'PROPN' || (k > 0 && pos[k] === 'NOUN' && CAPITALISED.test(value[k]))) entity = true
     }
-    add(t, last, { entity, possessed: POSSESSIVE.has(word[t]) })
+    addPhrase(phrases, phraseOf, t, last, entity, POSSESSIVE.has(word[t]))
     t = last + 1
   }
   return phrases
+}
+
+const CAPITALISED = /^[\p{Lu}\p{N}]/u
+
+function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last: number, entity: boolean, possessed: boolean): Phrase {
+  const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, sum: 0, hits: 0 }
+  const index = phrases.length
+  phrases.push(phrase)
+  for (let k = first; k <= last; k++) phraseOf[k] = index
+  return phrase
 }
 
 function canStartPhrase(word: string[], pos: string[], t: number): boolean {
@@ -371,12 +377,7 @@ function canStartPhrase(word: string[], pos: string[], t: number): boolean {
 function segment(word: string[], pos: string[], start: number[], end: number[], phrases: Phrase[], phraseOf: Int32Array): Clause[] {
   const n = word.length
   const clauses: Clause[] = []
-  const open = (first: number, kind: ClauseKind, shift = false): Clause => {
-    const clause: Clause = { first, last: first - 1, kind, shift, phrases: [], sum: 0, hits: 0, hasVerb: false, comparative: 0, adjunct: false }
-    clauses.push(clause)
-    return clause
-  }
-  let current = open(0, 'main')
+  let current = openClause(clauses, 0, 'main', false)
   let verbSeen = false
   for (let t = 0; t < n; t++) {
     const w = word[t]
@@ -396,7 +397,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
     }
     if (kind !== null) {
       current.last = t - 1
-      current = open(t + 1, kind, shift)
+      current = openClause(clauses, t + 1, kind, shift)
       // "compared with/to": the preposition belongs to the marker.
       if (w === 'compared' && (word[t + 1] === 'with' || word[t + 1] === 'to')) {
         current.first = t + 2
@@ -412,16 +413,22 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       const next = phraseOf[t + 1] >= 0 ? null : word[t + 1]
       if (next !== null && !CLAUSE_PUNCTUATION.has(next) && !RELATIVE.has(next) && !COORDINATORS.has(next) && !FOIL.has(next)) {
         current.last = t
-        current = open(t + 1, 'resume')
+        current = openClause(clauses, t + 1, 'resume', false)
       } else if (next !== null && COORDINATORS.has(next) && (t + 2 >= n || phraseOf[t + 2] < 0)) {
         current.last = t
-        current = open(t + 2, 'resume')
+        current = openClause(clauses, t + 2, 'resume', false)
         t++
       }
     }
   }
   current.last = n - 1
   return clauses.filter((c) => c.last >= c.first)
+}
+
+function openClause(clauses: Clause[], first: number, kind: ClauseKind, shift: boolean): Clause {
+  const clause: Clause = { first, last: first - 1, kind, shift, phrases: [], sum: 0, hits: 0, hasVerb: false, comparative: 0, adjunct: false }
+  clauses.push(clause)
+  return clause
 }
 
 function spaced(start: number[], end: number[], t: number): boolean {
@@ -496,13 +503,136 @@ interface Tally {
   foil: number | null
 }
 
+/** Who each clause speaks about: found once per sentence, then read for every brand it names. */
+interface Walk {
+  events: WalkEvent[]
+}
+
+type WalkEvent =
+  /** the clause's owners get its predicate and modifiers (credit) */
+  | { kind: 'own'; c: number; owners: readonly number[]; independent: ReadonlySet<number> }
+  /** something said of a compared phrase itself ("unlike HubSpot's excellent support") */
+  | { kind: 'foil-self'; c: number; foil: number }
+  /** a compared phrase and the clause it is compared with (-1: none said anything) */
+  | { kind: 'foil'; foil: number; main: number }
+  /** "X beats Y": the object is ranked the other way round */
+  | { kind: 'comparative'; c: number; object: number; direction: number }
+
+const NONE: ReadonlySet<number> = new Set()
+
 /**
  * Sum and count of the sentiment words that speak about the target phrases (or, with
  * `topic`, about the implicit subject the sentence continues).
  */
 function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean): Tally {
-  const tally: Tally = { sum: 0, hits: 0, foil: null }
+  // The walk does not depend on the target, except when the target is itself a pronoun
+  // ("It is good" with "It" as the target): then it gets a walk of its own.
+  let pronoun = false
+  for (const p of targets) if (s.phrases[p].anaphor || s.phrases[p].person) pronoun = true
+  const walk = pronoun ? walkClauses(s, false, targets) : topic ? (s.topicWalk ??= walkClauses(s, true, NONE)) : (s.walk ??= walkClauses(s, false, NONE))
+  return readWalk(s, walk, targets, topic)
+}
+
+/**
+ * What an owner of a clause gets: the predicate, its own modifiers and those of the
+ * clause's other phrases, except phrases that are subjects in their own right ("good food
+ * and terrible service": each keeps its own adjective).
+ */
+function credit(phrases: readonly Phrase[], clause: Clause, owner: number, independent: ReadonlySet<number>, out: { sum: number; hits: number }): void {
+  let sum = clause.sum
+  let hits = clause.hits
+  const excluding = independent.has(owner)
+  for (const p of clause.phrases) {
+    if (excluding && p !== owner && independent.has(p)) continue
+    sum += phrases[p].sum
+    hits += phrases[p].hits
+  }
+  out.sum = sum
+  out.hits = hits
+}
+
+function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic: boolean): Tally {
   const { phrases, clauses } = s
+  const tally: Tally = { sum: 0, hits: 0, foil: null }
+  /** clauses already credited (each clause counts once for a target) */
+  const done = new Uint8Array(clauses.length)
+  const contributions: Contribution[] = []
+  const scratch = { sum: 0, hits: 0 }
+  for (const e of walk.events) {
+    if (e.kind === 'own') {
+      if (done[e.c]) continue
+      const clause = clauses[e.c]
+      let owner = -1
+      for (const o of e.owners) {
+        if (o === TOPIC ? topic : targets.has(o)) {
+          owner = o
+          break
+        }
+      }
+      if (owner !== -1) {
+        credit(phrases, clause, owner, e.independent, scratch)
+        contributions.push({ c: e.c, sum: scratch.sum, hits: scratch.hits, shift: clause.shift })
+        done[e.c] = 1
+        continue
+      }
+      // Objects and prepositional phrases that are not owners get the predicate and their
+      // own words ("the staff ignored our waiter": waiter −).
+      for (const p of clause.phrases) {
+        if (!targets.has(p)) continue
+        const phrase = phrases[p]
+        const object = phrase.role === 'object'
+        contributions.push({ c: e.c, sum: (object ? clause.sum : 0) + phrase.sum, hits: (object ? clause.hits : 0) + phrase.hits, shift: clause.shift })
+        done[e.c] = 1
+        break
+      }
+    } else if (e.kind === 'foil-self') {
+      if (!targets.has(e.foil) || done[e.c]) continue
+      contributions.push({ c: e.c, sum: phrases[e.foil].sum, hits: phrases[e.foil].hits, shift: false })
+      done[e.c] = 1
+    } else if (e.kind === 'foil') {
+      if (!targets.has(e.foil)) continue
+      if (e.main < 0) continue
+      credit(phrases, clauses[e.main], -1, NONE, scratch)
+      tally.foil = scratch.hits === 0 ? 0 : clamp(-scratch.sum / scratch.hits)
+    } else if (targets.has(e.object)) tally.foil = -e.direction * 0.5
+  }
+  // Fold contributions in sentence order; after "but" the earlier part weighs half.
+  contributions.sort((a, b) => a.c - b.c)
+  for (const x of contributions) {
+    if (x.shift && tally.hits > 0) tally.sum = tally.sum * 0.5 + x.sum * 1.5
+    else tally.sum += x.sum
+    tally.hits += x.hits
+  }
+  return tally
+}
+
+function isEntity(phrases: readonly Phrase[], p: number): boolean {
+  return p === TOPIC || phrases[p].entity
+}
+
+/** Whether a clause says anything good or bad (to compare a phrase against it). */
+function saysSomething(s: Structure, c: number): boolean {
+  const clause = s.clauses[c]
+  if (clause.hits > 0) return true
+  for (const p of clause.phrases) if (s.phrases[p].hits > 0) return true
+  return false
+}
+
+interface Contribution {
+  c: number
+  sum: number
+  hits: number
+  shift: boolean
+}
+
+/**
+ * Walks the clauses in order, deciding which phrases each clause speaks about. `topic`:
+ * the sentence continues an implicit subject (the owner of the block it sits in).
+ * `pronounTargets`: target phrases that are pronouns, which then name themselves.
+ */
+function walkClauses(s: Structure, topic: boolean, pronounTargets: ReadonlySet<number>): Walk {
+  const { phrases, clauses } = s
+  const events: WalkEvent[] = []
   let owners: number[] = topic ? [TOPIC] : []
   let entityOwners: number[] = topic ? [TOPIC] : []
   let carried: number[] = []
@@ -511,43 +641,16 @@ function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean): 
   let lastMain = -1
   const pendingFoils: number[] = []
   const ownersOf: number[][] = []
-  const isEntity = (p: number) => p === TOPIC || phrases[p].entity
-  const isTarget = (p: number) => p !== TOPIC && targets.has(p)
-
-  const credit = (clause: Clause, c: number, owner: number, independent: ReadonlySet<number>) => {
-    // What an owner of a clause gets: the predicate, its own modifiers and those of the
-    // clause's other phrases, except phrases that are subjects in their own right
-    // ("good food and terrible service": each keeps its own adjective).
-    let sum = clause.sum
-    let hits = clause.hits
-    for (const p of clause.phrases) {
-      if (p !== owner && independent.has(p) && independent.has(owner)) continue
-      sum += phrases[p].sum
-      hits += phrases[p].hits
-    }
-    return { sum, hits, c }
-  }
-
-  const contributions: { c: number; sum: number; hits: number; shift: boolean }[] = []
-  const addFor = (owner: number, clause: Clause, c: number, independent: ReadonlySet<number>) => {
-    if (!(owner === TOPIC ? topic : isTarget(owner))) return
-    if (contributions.some((x) => x.c === c)) return
-    const { sum, hits } = credit(clause, c, owner, independent)
-    contributions.push({ c, sum, hits, shift: clause.shift })
-  }
 
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
     const own = clause.phrases
     if (clause.kind === 'foil' && own.length > 0) {
       const foil = own[0]
-      // Something said of the compared phrase itself ("unlike HubSpot's excellent support").
-      if (isTarget(foil) && phrases[foil].hits > 0) {
-        contributions.push({ c, sum: phrases[foil].sum, hits: phrases[foil].hits, shift: false })
-      }
+      if (phrases[foil].hits > 0) events.push({ kind: 'foil-self', c, foil })
       // Compared with the statement before it, or the next one if that said nothing
       // ("Pick Slack over Teams: it is faster").
-      if (lastMain >= 0 && saysSomething(lastMain)) resolveFoil(foil, lastMain)
+      if (lastMain >= 0 && saysSomething(s, lastMain)) events.push({ kind: 'foil', foil, main: lastMain })
       else pendingFoils.push(foil)
       continue
     }
@@ -555,18 +658,16 @@ function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean): 
     if (clause.kind === 'relative') {
       const antecedent = antecedentBefore(s, clause)
       if (antecedent >= 0) {
-        const group = [antecedent]
         // "X is a tool that teams love": the complement is the subject.
-        if (phrases[antecedent].complement) group.push(...owners)
-        for (const o of group) addFor(o, clause, c, new Set())
+        events.push({ kind: 'own', c, owners: phrases[antecedent].complement ? [antecedent, ...owners] : [antecedent], independent: NONE })
         continue
       }
     }
     const subjects = own.filter((p) => phrases[p].role === 'subject')
     // A pronoun continues the current subject, unless it is the target itself.
-    const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || isTarget(p))
+    const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || pronounTargets.has(p))
     let next: number[]
-    let independent = new Set<number>()
+    let independent: ReadonlySet<number> = NONE
     if (clause.adjunct && named.length === 0) {
       if (owners.length === 0) {
         pendingAdjuncts.push(c)
@@ -581,15 +682,15 @@ function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean): 
         carried.push(...named)
         continue
       }
-      if (named.some((p) => phrases[p].possessed) || (!named.some(isEntity) && entityOwners.length > 0 && clause.kind !== 'resume')) {
+      const possessed = named.some((p) => phrases[p].possessed)
+      if (possessed || (!named.some((p) => isEntity(phrases, p)) && entityOwners.length > 0 && clause.kind !== 'resume')) {
         // "its pricing is confusing" (an aspect of the current subject), "the screen is
         // dim" (an aspect of the current name).
-        next = [...named, ...(named.some((p) => phrases[p].possessed) ? owners : entityOwners)]
-        independent = new Set(named.filter((p) => !phrases[p].possessed))
-        if (named.every((p) => phrases[p].possessed)) independent = new Set()
+        next = [...named, ...(possessed ? owners : entityOwners)]
+        if (!named.every((p) => phrases[p].possessed)) independent = new Set(named.filter((p) => !phrases[p].possessed))
       } else {
         next = named
-        independent = new Set(named.length > 1 ? named : [])
+        if (named.length > 1) independent = new Set(named)
       }
     } else if ((subjects.length > 0 && subjects.every((p) => phrases[p].person)) || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
       // "I loved their fajitas", "we enjoyed our meal", "Pick Slack over Teams": the
@@ -600,66 +701,33 @@ function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean): 
       if (objects.length === 0 && subjects.length > 0) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
       const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
       next = resolved.length > 0 ? resolved : owners
-      independent = new Set(objects.filter((p) => !phrases[p].anaphor).length > 1 ? objects : [])
+      if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
     } else if (clause.kind === 'resume') next = lastMain >= 0 ? ownersOf[lastMain] : owners
     else next = owners
-    next = [...new Set([...carried, ...next])]
-    carried = []
-    for (const o of next) addFor(o, clause, c, independent)
-    // Objects and prepositional phrases that are not owners get the predicate and their
-    // own words ("the staff ignored our waiter": waiter −).
-    for (const p of own) {
-      if (next.includes(p) || !isTarget(p)) continue
-      const phrase = phrases[p]
-      if (phrase.role === 'object') addPartial(c, clause.sum + phrase.sum, clause.hits + phrase.hits, clause.shift)
-      else addPartial(c, phrase.sum, phrase.hits, clause.shift)
+    if (carried.length > 0) {
+      next = [...new Set([...carried, ...next])]
+      carried = []
     }
+    events.push({ kind: 'own', c, owners: next, independent })
     if (clause.comparative !== 0) {
-      // "X beats Y": the object is ranked the other way round.
-      for (const p of own) if (phrases[p].role === 'object' && isTarget(p)) tally.foil = -clause.comparative * 0.5
+      for (const p of own) if (phrases[p].role === 'object') events.push({ kind: 'comparative', c, object: p, direction: clause.comparative })
     }
     if (next.length > 0) {
       ownersOf[c] = next
       owners = next
-      const entities = next.filter(isEntity)
+      const entities = next.filter((p) => isEntity(phrases, p))
       if (entities.length > 0) entityOwners = entities
       if (clause.kind !== 'resume') lastMain = c
-      for (const early of pendingAdjuncts.splice(0)) for (const o of next) addFor(o, clauses[early], early, new Set())
-      if (saysSomething(c)) for (const foil of pendingFoils.splice(0)) resolveFoil(foil, c)
+      for (const early of pendingAdjuncts.splice(0)) events.push({ kind: 'own', c: early, owners: next, independent: NONE })
+      if (pendingFoils.length > 0 && saysSomething(s, c)) for (const foil of pendingFoils.splice(0)) events.push({ kind: 'foil', foil, main: c })
     }
   }
   // Names at the very end with nothing after them are the subject of what came before
   // ("For a quiet office, choose Bose").
-  for (const early of pendingAdjuncts) for (const o of carried) addFor(o, clauses[early], early, new Set())
-
-  // Fold contributions in sentence order; after "but" the earlier part weighs half.
-  contributions.sort((a, b) => a.c - b.c)
-  for (const x of contributions) {
-    if (x.shift && tally.hits > 0) {
-      tally.sum = tally.sum * 0.5 + x.sum * 1.5
-    } else tally.sum += x.sum
-    tally.hits += x.hits
-  }
-  return tally
-
-  function addPartial(c: number, sum: number, hits: number, shift: boolean) {
-    if (contributions.some((x) => x.c === c)) return
-    contributions.push({ c, sum, hits, shift })
-  }
-
-  function saysSomething(c: number): boolean {
-    return credit(clauses[c], c, -1, new Set()).hits > 0
-  }
-
-  function resolveFoil(foil: number, main: number) {
-    if (!isTarget(foil)) return
-    // A compared phrase with nothing said of it directly gets the opposite of the
-    // statement it is compared with: "Trello is easier than Jira" is negative for Jira.
-    const clause = clauses[main]
-    const { sum, hits } = credit(clause, main, -1, new Set())
-    tally.foil = hits === 0 ? 0 : clamp(-sum / hits)
-  }
+  for (const early of pendingAdjuncts) events.push({ kind: 'own', c: early, owners: carried, independent: NONE })
+  return { events }
 }
+
 function antecedentBefore(s: Structure, clause: Clause): number {
   const t = clause.first - 1
   return t >= 0 ? antecedentOf(s.word, s.phraseOf, t) : -1

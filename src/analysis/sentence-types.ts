@@ -11,7 +11,8 @@ export interface Sentence {
 /**
  * A sentence's tokens, for brand-scoped scoring: a view of its line's token arrays
  * (shared by the line's sentences, so no per-sentence copies), tokens `from`..`to`
- * inclusive. A token whose text could not be located has start -1 and is skipped.
+ * inclusive. Every token has its offsets (tokens wink reports but that cannot be found
+ * in the text are dropped when the line is read).
  */
 export interface SentenceTokens {
   /** add to `start`/`end` to get offsets in the analysed text */

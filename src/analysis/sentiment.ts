@@ -89,30 +89,52 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   const its = winkNlp.its
   lastHits = []
   const doc = winkNlp.readDoc(line)
-  const values = doc.tokens().out(its.value) as string[]
-  const negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
-  const pos = doc.tokens().out(its.pos) as string[]
-  const spans = doc.sentences().out(its.span) as unknown as [number, number][]
+  let values = doc.tokens().out(its.value) as string[]
+  let negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
+  let pos = doc.tokens().out(its.pos) as string[]
+  let spans = doc.sentences().out(its.span) as unknown as [number, number][]
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
   // token's text in order: wink drops some whitespace-like characters (U+2028, trailing
   // spaces) so summing token and space lengths would drift, while token values are
   // always verbatim slices of the input.
-  const starts = new Array<number>(values.length)
-  const ends = new Array<number>(values.length)
+  let starts = new Array<number>(values.length)
+  let ends = new Array<number>(values.length)
   let cursor = 0
+  let lost = 0
   for (let i = 0; i < values.length; i++) {
     const at = line.indexOf(values[i], cursor)
     starts[i] = at
     ends[i] = at === -1 ? -1 : at + values[i].length
     if (at !== -1) cursor = at + values[i].length
+    else lost++
+  }
+  // Tokens that could not be located (rare) are dropped, so that every token of a
+  // sentence has offsets and clause analysis can use the line's arrays as they are.
+  let hits = lastHits
+  if (lost > 0) {
+    const index = new Array<number>(values.length)
+    let k = 0
+    for (let i = 0; i < values.length; i++) index[i] = starts[i] === -1 ? -1 : k++
+    const keep = (_: unknown, i: number) => starts[i] !== -1
+    values = values.filter(keep)
+    negated = negated.filter(keep)
+    pos = pos.filter(keep)
+    ends = ends.filter(keep)
+    const located = (i: number, step: number, bound: number) => {
+      while (i !== bound && index[i] === -1) i += step
+      return index[i] ?? -1
+    }
+    spans = spans.map(([first, last]): [number, number] => [located(first, 1, last + 1), located(last, -1, first - 1)]).filter(([a, b]) => a !== -1 && b !== -1 && a <= b)
+    hits = lastHits.filter(([first]) => index[first] !== -1).map(([first, last, score]) => [index[first], last, score])
+    starts = starts.filter((at) => at !== -1)
   }
 
   // Token sentiment: wink's lexicon hit (scored on the hit's first token; the setter has
   // already turned thousandths into [-1, 1]), else the domain lexicon for words wink
   // leaves neutral.
   const tokenScore = new Array<number>(values.length).fill(0)
-  for (const [first, , score] of lastHits) tokenScore[first] = score
+  for (const [first, , score] of hits) tokenScore[first] = score
   const words = values.map((v) => v.toLowerCase())
   for (let i = 0; i < words.length; i++) {
     if (LEXICON.neutral.has(words[i])) tokenScore[i] = 0
@@ -120,21 +142,20 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
     if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
+    // wink tags a capitalised word at the start of a fragment as a proper noun
+    // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
+    // adjective.
+    if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
   }
 
   for (let s = 0; s < spans.length; s++) {
-    const [first, last] = spans[s]
-    let startToken = first
-    while (startToken <= last && starts[startToken] === -1) startToken++
-    let endToken = last
-    while (endToken >= startToken && starts[endToken] === -1) endToken--
-    if (startToken > endToken) continue
+    const [startToken, endToken] = spans[s]
     const start = lineStart + starts[startToken]
     const end = lineStart + starts[endToken] + values[endToken].length
     const sentenceText = text.slice(start, end)
 
     let sum = 0
-    let hits = 0
+    let scored = 0
     // wink negates every sentiment word from "not" to the end of the sentence or the
     // next punctuation. A flag only counts if a negation word precedes the token closely
     // (at most NEGATION_REACH tokens, VADER's window) within its clause: a contrast
@@ -142,18 +163,17 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // procedures are slow") ends the scope.
     let cueAt = -1
     for (let t = startToken; t <= endToken; t++) {
-      if (starts[t] === -1) continue
       const word = words[t]
       if (isScopeBreak(word)) cueAt = -1
       else if (isNegationCue(word)) cueAt = t
       if (tokenScore[t] !== 0 && negated[t] && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
-        hits++
+        scored++
       }
     }
     const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore }
-    const sentiment = clampUnit(hits === 0 ? 0 : sum / hits)
+    const sentiment = clampUnit(scored === 0 ? 0 : sum / scored)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
