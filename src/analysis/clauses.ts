@@ -5,7 +5,7 @@
 // the structure of a sentence is found once, without looking at which brands are
 // configured, and a brand's score then depends only on its own spans. Adding or removing
 // another brand therefore cannot change it. src/analysis/README.md lists the rules.
-import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
+import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, PERSONAL_POSSESSIVE, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
 import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
 import { LEXICON } from './sentiment-lexicon.js'
@@ -315,7 +315,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
       continue
     }
     const w = word[t]
-    if (pos[t] === 'PRON' && !POSSESSIVE.has(w)) {
+    if (pos[t] === 'PRON' && !POSSESSIVE.has(w) && !PERSONAL_POSSESSIVE.has(w)) {
       if (ANAPHOR.has(w)) addPhrase(phrases, phraseOf, t, t, false, false).anaphor = true
       else if (PERSON.has(w)) addPhrase(phrases, phraseOf, t, t, false, false).person = true
       t++
@@ -332,7 +332,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     while (j < n && !(forced && j === forced[0])) {
       const p = pos[j]
       const w2 = word[j]
-      if (PHRASE_PART.has(p) || (j === t && POSSESSIVE.has(w2))) {
+      if (PHRASE_PART.has(p) || (j === t && (POSSESSIVE.has(w2) || PERSONAL_POSSESSIVE.has(w2)))) {
         if (NOUNISH.has(p)) lastNoun = j
         j++
       } else if (p === 'ADV' && j + 1 < n && pos[j + 1] === 'ADJ') j++
@@ -369,7 +369,7 @@ function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last:
 function canStartPhrase(word: string[], pos: string[], t: number): boolean {
   const p = pos[t]
   if (PHRASE_PART.has(p)) return true
-  if (POSSESSIVE.has(word[t])) return true
+  if (POSSESSIVE.has(word[t]) || PERSONAL_POSSESSIVE.has(word[t])) return true
   return p === 'ADV' && t + 1 < pos.length && pos[t + 1] === 'ADJ'
 }
 
@@ -581,6 +581,8 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
         if (!targets.has(p)) continue
         const phrase = phrases[p]
         const object = phrase.role === 'object'
+        // "X beats Y": the verb's praise is X's; Y is ranked below (the comparative event).
+        if (clause.comparative !== 0 && phrase.hits === 0) break
         contributions.push({ c: e.c, sum: (object ? clause.sum : 0) + phrase.sum, hits: (object ? clause.hits : 0) + phrase.hits, shift: clause.shift })
         done[e.c] = 1
         break
@@ -710,7 +712,10 @@ function walkClauses(s: Structure, topic: boolean, pronounTargets: ReadonlySet<n
     }
     events.push({ kind: 'own', c, owners: next, independent })
     if (clause.comparative !== 0) {
-      for (const p of own) if (phrases[p].role === 'object') events.push({ kind: 'comparative', c, object: p, direction: clause.comparative })
+      // "X beats Y", "X lags behind Y": what the verb ranks against.
+      const compared = own.filter((p) => phrases[p].role === 'object')
+      if (compared.length === 0) compared.push(...own.filter((p) => phrases[p].role === 'oblique').slice(0, 1))
+      for (const p of compared) events.push({ kind: 'comparative', c, object: p, direction: clause.comparative })
     }
     if (next.length > 0) {
       ownersOf[c] = next

@@ -27,7 +27,9 @@ export const FOIL: ReadonlySet<string> = new Set(['than', 'unlike', 'versus', 'v
 export const RELATIVE: ReadonlySet<string> = new Set(['which', 'who', 'whose', 'that', 'where'])
 export const NEGATION: ReadonlySet<string> = new Set(['not', "n't", 'n’t', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nothing', 'hardly', 'barely'])
 /** Possessive determiners: "its pricing" is an aspect of whatever "it" is. */
-export const POSSESSIVE: ReadonlySet<string> = new Set(['its', 'their', 'his', 'her', 'our', 'my', 'your'])
+export const POSSESSIVE: ReadonlySet<string> = new Set(['its', 'their', 'his', 'her'])
+/** The writer's or reader's: "our waiter", "my order" start a phrase but point back to nothing. */
+export const PERSONAL_POSSESSIVE: ReadonlySet<string> = new Set(['our', 'my', 'your'])
 /** Pronouns that continue the current subject. */
 export const ANAPHOR: ReadonlySet<string> = new Set(['it', 'they', 'this', 'these', 'those', 'he', 'she', 'them', 'itself', 'themselves', 'one'])
 

@@ -66,6 +66,9 @@ const NOT_BLANK = /\S/u
 // words; wink would otherwise report `1.` as a sentence of its own.
 const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:[-*+•][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]+)?/
 
+/** What a comparative verb says of its subject ("X beats Y": X +0.5; Y gets the opposite). */
+const COMPARATIVE_SCORE = 0.5
+
 /** How many tokens after a negation word it still negates ("not very good": 2). */
 const NEGATION_REACH = 4
 
@@ -138,7 +141,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   const words = values.map((v) => v.toLowerCase())
   for (let i = 0; i < words.length; i++) {
     if (LEXICON.neutral.has(words[i])) tokenScore[i] = 0
-    else if (tokenScore[i] === 0) tokenScore[i] = LEXICON.scores.get(words[i]) ?? 0
+    else if (tokenScore[i] === 0) tokenScore[i] = LEXICON.scores.get(words[i]) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(words[i]) ?? 0)
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
     if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
