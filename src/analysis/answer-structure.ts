@@ -57,6 +57,7 @@ function labelOf(text: string): BlockWeight {
 
 function readLines(content: string): Line[] {
   const lines: Line[] = []
+  let previousBlank = true
   for (const m of content.matchAll(LINE)) {
     if (m[0] === '' && m.index >= content.length) break
     const raw = m[0].replace(/[\n\r\u2028\u2029]+$/, '')
@@ -83,7 +84,12 @@ function readLines(content: string): Line[] {
     } else if (BOLD_LEAD.test(text)) {
       line.rank = 10
       line.lead = true
-    } else if (!line.blank && !/^[ \t]/.test(text)) line.rank = 10
+    } else if (!line.blank && !/^[ \t]/.test(text)) {
+      // A paragraph at the margin ends the list above it, unless it follows a line
+      // directly (markdown's lazy continuation: it belongs to the block it continues).
+      line.rank = previousBlank ? 10 : 11
+    }
+    previousBlank = line.blank
     // "Pros:" alone, or "**Pros:** light, fast" with its items on the line.
     const whole = labelOf(body)
     if (whole) line.label = whole

@@ -53,6 +53,7 @@ interface Clause {
 /** The sentence's tokens (located ones only), phrases and clauses. */
 interface Structure {
   word: string[]
+  value: string[]
   score: number[]
   /** token offsets in the line: add `offset` for offsets in the analysed text */
   start: number[]
@@ -106,6 +107,7 @@ const COPULA = new Set([
 const POSSESSIVE_MARK = new Set(["'s", '’s', "'"])
 const DASHES = new Set(['-', '–', '—', '/'])
 const COORDINATORS = new Set(['and', 'or', '&', 'plus'])
+const SENTENCE_END = new Set(['.', '!', '?'])
 const TOPIC = -2
 
 /**
@@ -167,7 +169,14 @@ function hasSentiment(tokens: SentenceTokens): boolean {
 export function namesSomething(sentence: ScoredSentence): boolean {
   const tokens = sentence.tokens
   if (!tokens) return false
-  return structureOf(sentence, tokens).phrases.some((p) => p.entity)
+  const s = structureOf(sentence, tokens)
+  if (s.phrases.some((p) => p.entity)) return true
+  // A heading or item is mostly a title: a capitalised first phrase is a name ("### Trello",
+  // "**Notion**") unless the title is a section's ("### Pricing", "## Verdict").
+  const first = s.phrases.find((p) => p.role === 'subject' && !p.anaphor && !p.person)
+  if (!first || !CAPITALISED.test(s.value[first.first])) return false
+  const title = s.word.filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' ')
+  return !LEXICON.sections.has(title)
 }
 
 function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {
@@ -184,7 +193,7 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   }
   // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery").
   structure = withoutNameWords(structure, targets, spans)
-  const tally = attribute(structure, targets, false)
+  const tally = attribute(structure, targets, false, writtenAsName(structure, spans))
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   return tally.foil ?? 0
 }
@@ -209,6 +218,15 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     }
   }
   return phrases === null ? structure : { ...structure, phrases }
+}
+
+/** Whether the target is written as a name where it occurs (capitalised: "Notion", not "service"). */
+function writtenAsName(structure: Structure, spans: readonly [number, number][]): boolean {
+  for (let t = 0; t < structure.word.length; t++) {
+    const start = structure.offset + structure.start[t]
+    if (spans.some(([from, to]) => start >= from && start < to)) return CAPITALISED.test(structure.value[t])
+  }
+  return false
 }
 
 /** Phrases that overlap the spans (absolute offsets). */
@@ -299,7 +317,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
     }
     assignRoles(clause, phrases, word, pos, phraseOf)
   }
-  return { word, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
+  return { word, value, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
 }
 
 /** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */
@@ -321,7 +339,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
       t++
       continue
     }
-    if (!canStartPhrase(word, pos, t)) {
+    if (!canStartPhrase(word, pos, t) || (RELATIVE.has(w) && w !== 'that')) {
       t++
       continue
     }
@@ -346,10 +364,18 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     // A model number after a name belongs to it ("iPhone 15", "Galaxy S24").
     let last = lastNoun
     while (last + 1 < j && pos[last + 1] === 'NUM') last++
+    // A name: a proper noun or capitalised noun inside the sentence. Sentences capitalise
+    // their first word ("Boards are intuitive", "Setup is easy"), and wink then tags it a
+    // proper noun, so there it only counts when it looks like a name anyway (HubSpot,
+    // ASUS, iPhone 15) or comes with another capitalised word (Microsoft Teams).
     let entity = false
+    let capitals = 0
     for (let k = t; k <= last; k++) {
-      if (pos[k] === 'PROPN' || (k > 0 && pos[k] === 'NOUN' && CAPITALISED.test(value[k]))) entity = true
+      const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && CAPITALISED.test(value[k]))
+      if (proper) capitals++
+      if (proper && (k > 0 || NAME_LIKE.test(value[k]))) entity = true
     }
+    if (capitals >= 2) entity = true
     addPhrase(phrases, phraseOf, t, last, entity, POSSESSIVE.has(word[t]))
     t = last + 1
   }
@@ -357,6 +383,8 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
 }
 
 const CAPITALISED = /^[\p{Lu}\p{N}]/u
+/** Shapes only names have: a capital after the first letter, a digit, or all capitals. */
+const NAME_LIKE = /^(?:.+\p{Lu}|.*\p{N}|\p{Lu}{2,}$)/u
 
 function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last: number, entity: boolean, possessed: boolean): Phrase {
   const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, sum: 0, hits: 0 }
@@ -411,7 +439,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
     // ("cheaper than X and just as secure", "than X for small teams").
     if (current.kind === 'foil' && inPhrase && phrases[phraseOf[t]].last === t && t + 1 < n) {
       const next = phraseOf[t + 1] >= 0 ? null : word[t + 1]
-      if (next !== null && !CLAUSE_PUNCTUATION.has(next) && !RELATIVE.has(next) && !COORDINATORS.has(next) && !FOIL.has(next)) {
+      if (next !== null && !CLAUSE_PUNCTUATION.has(next) && !SENTENCE_END.has(next) && !RELATIVE.has(next) && !COORDINATORS.has(next) && !FOIL.has(next)) {
         current.last = t
         current = openClause(clauses, t + 1, 'resume', false)
       } else if (next !== null && COORDINATORS.has(next) && (t + 2 >= n || phraseOf[t + 2] < 0)) {
@@ -524,12 +552,17 @@ const NONE: ReadonlySet<number> = new Set()
  * Sum and count of the sentiment words that speak about the target phrases (or, with
  * `topic`, about the implicit subject the sentence continues).
  */
-function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean): Tally {
+function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean, name = false): Tally {
   // The walk does not depend on the target, except when the target is itself a pronoun
   // ("It is good" with "It" as the target): then it gets a walk of its own.
-  let pronoun = false
-  for (const p of targets) if (s.phrases[p].anaphor || s.phrases[p].person) pronoun = true
-  const walk = pronoun ? walkClauses(s, false, targets) : topic ? (s.topicWalk ??= walkClauses(s, true, NONE)) : (s.walk ??= walkClauses(s, false, NONE))
+  // The same when the target is a capitalised word the structure did not count as a name
+  // (a brand at the start of a sentence): the configured brand is a name.
+  let own = false
+  for (const p of targets) {
+    const phrase = s.phrases[p]
+    if (phrase.anaphor || phrase.person || (!phrase.entity && name)) own = true
+  }
+  const walk = own ? walkClauses(s, topic, targets) : topic ? (s.topicWalk ??= walkClauses(s, true, NONE)) : (s.walk ??= walkClauses(s, false, NONE))
   return readWalk(s, walk, targets, topic)
 }
 
@@ -608,10 +641,6 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
   return tally
 }
 
-function isEntity(phrases: readonly Phrase[], p: number): boolean {
-  return p === TOPIC || phrases[p].entity
-}
-
 /** Whether a clause says anything good or bad (to compare a phrase against it). */
 function saysSomething(s: Structure, c: number): boolean {
   const clause = s.clauses[c]
@@ -632,8 +661,9 @@ interface Contribution {
  * the sentence continues an implicit subject (the owner of the block it sits in).
  * `pronounTargets`: target phrases that are pronouns, which then name themselves.
  */
-function walkClauses(s: Structure, topic: boolean, pronounTargets: ReadonlySet<number>): Walk {
+function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>): Walk {
   const { phrases, clauses } = s
+  const isEntity = (p: number) => p === TOPIC || phrases[p].entity || targets.has(p)
   const events: WalkEvent[] = []
   let owners: number[] = topic ? [TOPIC] : []
   let entityOwners: number[] = topic ? [TOPIC] : []
@@ -667,7 +697,7 @@ function walkClauses(s: Structure, topic: boolean, pronounTargets: ReadonlySet<n
     }
     const subjects = own.filter((p) => phrases[p].role === 'subject')
     // A pronoun continues the current subject, unless it is the target itself.
-    const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || pronounTargets.has(p))
+    const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || targets.has(p))
     let next: number[]
     let independent: ReadonlySet<number> = NONE
     if (clause.adjunct && named.length === 0) {
@@ -685,7 +715,7 @@ function walkClauses(s: Structure, topic: boolean, pronounTargets: ReadonlySet<n
         continue
       }
       const possessed = named.some((p) => phrases[p].possessed)
-      if (possessed || (!named.some((p) => isEntity(phrases, p)) && entityOwners.length > 0 && clause.kind !== 'resume')) {
+      if (possessed || (!named.some(isEntity) && entityOwners.length > 0 && clause.kind !== 'resume')) {
         // "its pricing is confusing" (an aspect of the current subject), "the screen is
         // dim" (an aspect of the current name).
         next = [...named, ...(possessed ? owners : entityOwners)]
@@ -720,7 +750,7 @@ function walkClauses(s: Structure, topic: boolean, pronounTargets: ReadonlySet<n
     if (next.length > 0) {
       ownersOf[c] = next
       owners = next
-      const entities = next.filter((p) => isEntity(phrases, p))
+      const entities = next.filter(isEntity)
       if (entities.length > 0) entityOwners = entities
       if (clause.kind !== 'resume') lastMain = c
       for (const early of pendingAdjuncts.splice(0)) events.push({ kind: 'own', c: early, owners: next, independent: NONE })

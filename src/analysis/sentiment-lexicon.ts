@@ -10,6 +10,7 @@ interface LexiconFile {
   comparatives: { word: string; direction: 1 | -1; reason: string }[]
   excess: { score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
+  sections: { titles: string[]; reason: string }
 }
 
 export interface SentimentLexicon {
@@ -23,6 +24,8 @@ export interface SentimentLexicon {
   excess: number
   /** list labels whose items are praise / complaints, lower-cased, and the floor they give */
   blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
+  /** heading titles that name a section, not a product (lower-cased) */
+  sections: ReadonlySet<string>
 }
 
 /** Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1]). */
@@ -49,6 +52,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
       prosScore: raw.blocks.pros.score,
       consScore: raw.blocks.cons.score,
     },
+    sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
   }
 }
 
