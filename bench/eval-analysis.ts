@@ -1,19 +1,15 @@
-// Accuracy of response analysis on hand-labelled, AI-answer-style cases (bench/eval/).
-// Not a test suite: it measures how often analysis agrees with a human reading, per split,
-// for Beacon's analysis and for a plain lexicon baseline on the same items:
-//   mention          — is each brand mentioned, how often (brands.json, mentions.txt)
-//   position         — rank of each brand by first mention (same cases, ≥ 2 brands)
-//   brand-sentiment  — +/-/0 for each brand in a sentence (brand-sentiment.txt), and the
-//                      subset of sentences that praise one brand and criticise another
-//   brand-sentiment (held-out) — the same task on cases written after the rules and
-//                      never used to tune them (brand-sentiment-holdout.txt)
-//   answer-sentiment — +/-/0 of whole answers (answers.txt)
-// Baseline: a `\b`-delimited case-insensitive regex per brand (no URL masking, no overlap
-// rule, no typographic folding) for mentions/positions; wink-nlp's own sentence sentiment
-// (whole text through wink's sentence splitter, mean over sentences containing the brand)
-// for sentiment — the "lexicon at sentence level" approach.
-// Scores become labels with a neutral band: > 0.05 positive, < -0.05 negative.
-// Run: npm run eval:analysis   → prints a table, writes bench/results/eval-analysis.json
+// Accuracy of response analysis (bench/eval/README.md):
+//  1. cases written here (bench/eval/*.txt, hand-labelled, AI-answer style) — unit-level
+//     checks of mentions, positions and the shape of sentiment, per split:
+//       mention, position, brand-sentiment (+ mixed), brand-sentiment (held-out), answer-sentiment
+//  2. public labelled data (bench/eval-public-data.ts) — the headline: target-level
+//     sentiment with only the target configured, on a held-out part never tuned on.
+// Baselines: for mentions/positions a `\b`-delimited case-insensitive regex per brand (no
+// URL masking, no overlap rule, no typographic folding); for sentiment wink-nlp's own
+// sentence sentiment averaged over the sentences naming the brand — the "lexicon at sentence
+// level" approach. Scores become labels with a neutral band: > 0.05 positive, < -0.05 negative.
+// Run: npm run eval:analysis   → prints tables, writes bench/results/eval-analysis.json
+//      (EVAL_LABEL=x → eval-analysis-x.json; EVAL_PARTS=tune prints only the tuning rows)
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'

@@ -24,7 +24,7 @@ interface WinkSentimentModel {
 }
 
 // Sentences, negation, sentiment and part-of-speech tags (clause attribution reads the
-// noun phrases and verbs); NER is skipped, it is not needed and costs as much again.
+// noun phrases and verbs). NER is not needed and not run.
 function getNlp(): WinkMethods {
   if (nlp === null) {
     const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
