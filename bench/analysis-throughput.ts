@@ -6,95 +6,38 @@
 // Run: npm run bench:analysis [-- responses]   (BENCH_ONLY=<name prefix> for one scenario,
 // BENCH_LABEL=x writes analysis-throughput-x.json)
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { WinkMethods } from 'wink-nlp'
 import { analyzeResponse } from '../src/analysis/analyze-response.js'
 import { BrandMatcher, type BrandTerms } from '../src/analysis/mentions.js'
+import { makeResponse, plainBrands, withAliases } from './synthetic-answers.js'
 
 const RESPONSES = Number(process.argv[2] ?? 1500)
-const TARGET_CHARS = 1500
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
-// Deterministic PRNG so runs are comparable.
-// (mulberry32: an LCG in doubles loses precision and cycles too soon to name 300 brands)
-let seed = 42
-function rand(n: number): number {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) % n
-}
-const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-const syllables = ['ka', 'lo', 'mi', 'tor', 'vex', 'an', 'stra', 'qui', 'del', 'pho', 'ni', 'rum', 'zen', 'bo', 'ly', 'cor']
-function word(parts: number): string {
-  let w = ''
-  for (let i = 0; i < parts; i++) w += pick(syllables)
-  return w[0].toUpperCase() + w.slice(1)
-}
-
-function plainBrands(count: number): BrandTerms[] {
-  const names = new Set<string>()
-  while (names.size < count) names.add(`${word(2 + rand(2))}${rand(3) === 0 ? ` ${word(2)}` : ''}`)
-  return [...names].map((name, i) => ({ id: `b${i}`, name, aliases: [], domain: `${name.toLowerCase().replace(/\s+/g, '')}.com` }))
-}
-
-function withAliases(brands: BrandTerms[], aliases: number, aliasChars: number | null): BrandTerms[] {
-  return brands.map((b) => {
-    const list: string[] = []
-    for (let a = 0; a < aliases; a++) {
-      if (aliasChars === null) list.push(`${b.name} ${word(2)}${a}`)
-      else {
-        let alias = `${b.name} ${a}`
-        while (alias.length < aliasChars) alias += ` ${word(2).toLowerCase()}`
-        list.push(alias.slice(0, aliasChars).trim())
-      }
-    }
-    return { ...b, aliases: list }
-  })
-}
-
-const opinions = [
-  'is excellent for teams that love flexible docs',
-  'can feel slow and frustrating on large boards',
-  'offers a reliable timeline view and good integrations',
-  'has a confusing pricing model that many users dislike',
-  'is a solid choice for small businesses',
-  'works well, although the mobile app is buggy',
-  'provides great automation and a clean interface',
-]
-const sources = [
-  'https://www.g2.com/products/x/reviews?utm_source=chatgpt',
-  'https://en.wikipedia.org/wiki/Project_management',
-  'https://www.reddit.com/r/projectmanagement/comments/abc/',
-  'https://techcrunch.com/2024/05/01/tools/#comments',
-]
-
-// Answers name 10 brands of the set (sometimes by an alias), as real answers do.
-function makeResponse(brands: readonly BrandTerms[]): { content: string; citations: { url: string; title: string }[] } {
-  const named = Array.from({ length: 10 }, () => pick(brands))
-  const say = (b: BrandTerms) => (b.aliases.length && rand(3) === 0 ? pick(b.aliases) : b.name)
-  const lines = ['## Best project management tools', '']
-  while (lines.join('\n').length < TARGET_CHARS) {
-    const brand = pick(named)
-    switch (rand(4)) {
-      case 0:
-        lines.push(`- **${say(brand)}** ${pick(opinions)}. It also ${pick(opinions)}`)
-        break
-      case 1:
-        lines.push(`Compared with ${say(pick(named))}, ${brand.name} ${pick(opinions)}. See [${brand.domain}](https://www.${brand.domain}/pricing?utm_medium=ai).`)
-        break
-      case 2:
-        lines.push(`${rand(9) + 1}. ${brand.name} ${pick(opinions)} (source: ${pick(sources)}).`)
-        break
-      default:
-        lines.push(`Many reviewers say ${brand.name.toLowerCase()} ${pick(opinions)}, while others prefer ${pick(named).name}.`)
-    }
+// The yardstick: wink-nlp with the pipe analysis used before POS tagging, one document per
+// line as analysis parses them.
+const require = createRequire(import.meta.url)
+let parseOnly: WinkMethods | null = null
+function yardstick(responses: readonly { content: string }[]): number {
+  if (!parseOnly) {
+    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
+    const model = require('wink-eng-lite-web-model') as typeof import('wink-eng-lite-web-model').default
+    parseOnly = winkNLP(model, ['sbd', 'negation', 'sentiment'])
   }
-  return {
-    content: lines.join('\n'),
-    citations: [
-      { url: pick(sources), title: 'A source' },
-      { url: pick(sources), title: '' },
-    ],
+  const nlp = parseOnly
+  const cpuStarted = process.cpuUsage()
+  const started = performance.now()
+  let done = 0
+  for (const r of responses) {
+    for (const line of r.content.split('\n')) if (line.trim()) nlp.readDoc(line).out(nlp.its.sentiment)
+    done++
+    if (performance.now() - started > 6_000) break
   }
+  const cpu = process.cpuUsage(cpuStarted)
+  return done / ((cpu.user + cpu.system) / 1e6)
 }
 
 interface Scenario {
@@ -135,21 +78,31 @@ for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))
     analyzeResponse(r, matcher)
     if (performance.now() - warmStarted > 5000) break
   }
-  // Measure for at most ~20 s: a slow matcher is reported on the responses it got through.
-  // CPU time as well as wall time: on a shared machine the process waits for a core, and
-  // CPU seconds are the closer measure of "answers per second on one core".
-  const cpuStarted = process.cpuUsage()
-  const started = performance.now()
-  let done = 0
-  let mentions = 0
-  for (const r of responses) {
-    mentions += analyzeResponse(r, matcher).mentions.length
-    done++
-    if (performance.now() - started > 20_000) break
+  // Measured in rounds, each analysing the responses and then parsing them with wink-nlp
+  // alone (the yardstick: sentence splitting, negation and lexicon sentiment, no POS, no
+  // matching — what the NLP part of analysis cost before brand-scoped sentiment), at most
+  // ~6 s each. CPU time, not wall time: on a shared machine the process waits for a core,
+  // and CPU seconds are the closer measure of "answers per second on one core"; the
+  // yardstick moves with the machine's load as analysis does, so their ratio is steadier
+  // than either figure.
+  const rounds: { done: number; mentions: number; seconds: number; cpuSeconds: number; yardstickPerCpuSecond: number }[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const cpuStarted = process.cpuUsage()
+    const started = performance.now()
+    let done = 0
+    let mentions = 0
+    for (const r of responses) {
+      mentions += analyzeResponse(r, matcher).mentions.length
+      done++
+      if (performance.now() - started > 6_000) break
+    }
+    const seconds = (performance.now() - started) / 1000
+    const cpu = process.cpuUsage(cpuStarted)
+    rounds.push({ done, mentions, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, yardstickPerCpuSecond: yardstick(responses) })
   }
-  const seconds = (performance.now() - started) / 1000
-  const cpu = process.cpuUsage(cpuStarted)
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6
+  const rates = rounds.map((r) => r.done / r.cpuSeconds)
+  const { done, mentions, seconds, cpuSeconds } = rounds[rounds.length - 1]
+  const yardsticks = rounds.map((r) => r.yardstickPerCpuSecond)
   // Mention matching alone (URL scan + matcher), the part issue 17 is about; the rest of
   // analysis (mostly the NLP parse) does not depend on the brand set.
   const matchStarted = performance.now()
@@ -171,7 +124,10 @@ for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))
     seconds: Number(seconds.toFixed(3)),
     responsesPerSecond: Math.round(done / seconds),
     cpuSeconds: Number(cpuSeconds.toFixed(3)),
-    responsesPerCpuSecond: Math.round(done / cpuSeconds),
+    responsesPerCpuSecond: Math.round(median(rates)),
+    responsesPerCpuSecondRounds: rates.map(Math.round),
+    yardstickParseOnlyPerCpuSecond: Math.round(median(yardsticks)),
+    ratioToYardstick: Number(median(rates.map((r, i) => r / yardsticks[i])).toFixed(3)),
     matchOnlyResponsesPerSecond: Math.round(matched / matchSeconds),
   }
   results.push(row)

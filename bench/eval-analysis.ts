@@ -1,24 +1,21 @@
-// Accuracy of response analysis on hand-labelled, AI-answer-style cases (bench/eval/).
-// Not a test suite: it measures how often analysis agrees with a human reading, per split,
-// for Beacon's analysis and for a plain lexicon baseline on the same items:
-//   mention          — is each brand mentioned, how often (brands.json, mentions.txt)
-//   position         — rank of each brand by first mention (same cases, ≥ 2 brands)
-//   brand-sentiment  — +/-/0 for each brand in a sentence (brand-sentiment.txt), and the
-//                      subset of sentences that praise one brand and criticise another
-//   brand-sentiment (held-out) — the same task on cases written after the rules and
-//                      never used to tune them (brand-sentiment-holdout.txt)
-//   answer-sentiment — +/-/0 of whole answers (answers.txt)
-// Baseline: a `\b`-delimited case-insensitive regex per brand (no URL masking, no overlap
-// rule, no typographic folding) for mentions/positions; wink-nlp's own sentence sentiment
-// (whole text through wink's sentence splitter, mean over sentences containing the brand)
-// for sentiment — the "lexicon at sentence level" approach.
-// Scores become labels with a neutral band: > 0.05 positive, < -0.05 negative.
-// Run: npm run eval:analysis   → prints a table, writes bench/results/eval-analysis.json
+// Accuracy of response analysis (bench/eval/README.md):
+//  1. cases written here (bench/eval/*.txt, hand-labelled, AI-answer style) — unit-level
+//     checks of mentions, positions and the shape of sentiment, per split:
+//       mention, position, brand-sentiment (+ mixed), brand-sentiment (held-out), answer-sentiment
+//  2. public labelled data (bench/eval-public-data.ts) — the headline: target-level
+//     sentiment with only the target configured, on a held-out part never tuned on.
+// Baselines: for mentions/positions a `\b`-delimited case-insensitive regex per brand (no
+// URL masking, no overlap rule, no typographic folding); for sentiment wink-nlp's own
+// sentence sentiment averaged over the sentences naming the brand — the "lexicon at sentence
+// level" approach. Scores become labels with a neutral band: > 0.05 positive, < -0.05 negative.
+// Run: npm run eval:analysis   → prints tables, writes bench/results/eval-analysis.json
+//      (EVAL_LABEL=x → eval-analysis-x.json; EVAL_PARTS=tune prints only the tuning rows)
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
 import { analyzeResponse } from '../src/analysis/analyze-response.js'
 import { compileBrandMatcher, type BrandTerms } from '../src/analysis/mentions.js'
+import { evaluatePublicData } from './eval-public-data.js'
 
 const NEUTRAL_BAND = 0.05
 type Label = '+' | '-' | '0'
@@ -253,8 +250,22 @@ for (const split of Object.keys(systems.beacon.splits)) {
   console.log(`${pad(split, 30)}${pad(String(b.items), 7)}${pad(fmt(b.accuracy), 12)}${pad(fmt(b.f1), 11)}${pad(fmt(l.accuracy), 14)}${fmt(l.f1)}`)
 }
 
+// Public labelled data (bench/eval/README.md): the headline figures.
+const publicResults = evaluatePublicData()
+console.log('')
+if (publicResults === null) {
+  console.log('public data sets: not found (see bench/eval/README.md: set BEACON_EVAL_DATA or run bench/eval/prepare-external.ts)')
+} else {
+  console.log(`public data (${publicResults.dataDir}); target-level, only the target configured`)
+  console.log(`${pad('set', 28)}${pad('part', 10)}${pad('metric', 20)}${pad('items', 7)}${pad('beacon', 9)}baseline`)
+  // EVAL_PARTS=tune while working on the rules: the held-out rows stay unseen.
+  for (const r of publicResults.rows.filter((row) => !process.env.EVAL_PARTS || row.part === process.env.EVAL_PARTS)) {
+    console.log(`${pad(r.set, 28)}${pad(r.part, 10)}${pad(r.metric, 20)}${pad(String(r.figures.items), 7)}${pad(fmt(r.figures.beacon), 9)}${fmt(r.figures.baseline)}`)
+  }
+}
+
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true })
-const out = new URL('./results/eval-analysis.json', import.meta.url)
+const out = new URL(`./results/eval-analysis${process.env.EVAL_LABEL ? `-${process.env.EVAL_LABEL}` : ''}.json`, import.meta.url)
 writeFileSync(
   out,
   `${JSON.stringify(
@@ -262,7 +273,9 @@ writeFileSync(
       date: new Date().toISOString(),
       neutralBand: NEUTRAL_BAND,
       splits: Object.fromEntries(Object.keys(systems.beacon.splits).map((s) => [s, { beacon: systems.beacon.splits[s], baseline: systems.baseline.splits[s] }])),
+      publicData: publicResults === null ? null : { rows: publicResults.rows },
       beaconItems: systems.beacon.details,
+      publicItems: publicResults?.details ?? [],
     },
     null,
     2,

@@ -1,7 +1,9 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { scoreBrandsInSentence } from './clauses.js'
+import { layoutOf, type SentenceLayout } from './answer-structure.js'
+import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
+import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
 import { findUrlSpans } from './urls.js'
 
@@ -24,7 +26,7 @@ export function analyzeResponse(input: { content: string; citations?: CitationIn
   const sentences = blank ? [] : scoreSentences(content)
 
   const matches = matcher.match(content, urlSpans)
-  const sentiments = blank ? null : brandSentiments(matches, sentences)
+  const sentiments = blank ? null : brandSentiments(matches, sentences, layoutOf(content, sentences))
   const mentions = mentionsFromMatches(matches).map((m) => ({
     brandId: m.brandId,
     occurrences: m.occurrences,
@@ -42,31 +44,73 @@ export function analyzeResponse(input: { content: string; citations?: CitationIn
 /**
  * Each brand's sentiment: the mean, over the sentences that name it (each sentence once
  * however often), of what the sentence says about that brand (scoreBrandsInSentence:
- * its own clauses, comparisons, negation scope). A brand with no sentence holding a
- * match is absent (cannot happen for matched words). `matches` sorted by start.
+ * its own clauses, comparisons, negation scope), and — with the answer's `layout` — over
+ * the sentences in blocks it leads (a heading, numbered item or bold lead naming it owns
+ * the lines under it) that say something about their implicit subject. Items under
+ * "Pros:"/"Cons:" count as praise/complaint at least; spec listings are neutral. A brand
+ * with no sentence holding a match is absent (cannot happen for matched words).
+ * `matches` sorted by start.
  */
-export function brandSentiments(matches: readonly MentionMatch[], sentences: readonly ScoredSentence[]): Map<string, number> {
+export function brandSentiments(matches: readonly MentionMatch[], sentences: readonly ScoredSentence[], layout?: readonly SentenceLayout[]): Map<string, number> {
   const tallies = new Map<string, { sum: number; count: number }>()
+  const add = (brandId: string, score: number) => {
+    const tally = tallies.get(brandId)
+    if (tally) {
+      tally.sum += score
+      tally.count++
+    } else tallies.set(brandId, { sum: score, count: 1 })
+  }
+  /** brands named in each sentence (only those with a match) */
+  const named: (Map<string, number> | undefined)[] = new Array(sentences.length)
   let m = 0
-  for (const sentence of sentences) {
+  for (let k = 0; k < sentences.length; k++) {
+    const sentence = sentences[k]
     while (m < matches.length && matches[m].end <= sentence.start) m++
     // A match may straddle a sentence boundary (an abbreviation's dot); every sentence it
     // overlaps mentions the brand.
-    let k = m
+    let j = m
     const inSentence: MentionMatch[] = []
-    while (k < matches.length && matches[k].start < sentence.end) inSentence.push(matches[k++])
+    while (j < matches.length && matches[j].start < sentence.end) inSentence.push(matches[j++])
     if (inSentence.length === 0) continue
-    for (const [brandId, score] of scoreBrandsInSentence(sentence, inSentence)) {
-      const tally = tallies.get(brandId)
-      if (tally) {
-        tally.sum += score
-        tally.count++
-      } else tallies.set(brandId, { sum: score, count: 1 })
+    const scores = scoreBrandsInSentence(sentence, inSentence)
+    named[k] = scores
+    const place = layout?.[k]
+    for (const [brandId, score] of scores) add(brandId, place ? weigh(place, place.spec ? 0 : score) : score)
+  }
+  if (layout) {
+    const naming = new Map<number, boolean>()
+    const namesAny = (k: number) => {
+      let yes = naming.get(k)
+      if (yes === undefined) naming.set(k, (yes = namesSomething(sentences[k])))
+      return yes
+    }
+    for (let k = 0; k < sentences.length; k++) {
+      const place = layout[k]
+      if (place.spec || place.label || place.leads.length === 0) continue
+      // Only a lead that names a configured brand can hand the sentence to one.
+      if (!place.leads.some((i) => named[i] !== undefined)) continue
+      // The innermost lead that names anything owns the sentence; its configured brands
+      // get it (none if it names only other things).
+      let lead = -1
+      for (let i = place.leads.length - 1; i >= 0 && lead < 0; i--) if (namesAny(place.leads[i])) lead = place.leads[i]
+      const owners = lead >= 0 ? named[lead] : undefined
+      if (!owners) continue
+      const own = named[k]
+      const implicit = scoreImplicitSubject(sentences[k])
+      if (implicit === null && place.weight === null) continue
+      for (const brandId of owners.keys()) if (!own?.has(brandId)) add(brandId, weigh(place, implicit ?? 0))
     }
   }
   const out = new Map<string, number>()
   for (const [brandId, { sum, count }] of tallies) out.set(brandId, sum / count)
   return out
+}
+
+/** A score inside a "Pros:"/"Cons:" list is praise/complaint at least. */
+function weigh(place: SentenceLayout, score: number): number {
+  if (place.weight === 'pros') return Math.max(score, LEXICON.blocks.prosScore)
+  if (place.weight === 'cons') return Math.min(score, LEXICON.blocks.consScore)
+  return score
 }
 
 /** One brand's sentiment over `sentences` (its matches only; see brandSentiments). Null if no sentence holds a match. */

@@ -1,55 +1,114 @@
-// Brand-scoped sentiment: which words of a sentence speak about which brand. AI answers
-// compare brands inside one sentence ("Notion is great for teams, but Asana is pricey"),
-// so the sentence's mean would give both brands the same, mixed score. The rules below
-// split a sentence into clauses and give each brand the sentiment of its own clauses;
-// src/analysis/README.md lists them with examples.
+// Brand-scoped sentiment: which words of a sentence speak about which noun phrase.
+// Answers compare brands inside one sentence ("Notion is great for teams, but Asana is
+// pricey"), and most names in an answer are not configured brands, so attribution follows
+// the sentence's own structure for every noun phrase (wink-nlp's part-of-speech tags):
+// the structure of a sentence is found once, without looking at which brands are
+// configured, and a brand's score then depends only on its own spans. Adding or removing
+// another brand therefore cannot change it. src/analysis/README.md lists the rules.
+import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, PERSONAL_POSSESSIVE, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
-import type { ScoredSentence, SentenceTokens } from './sentiment.js'
+import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
+import { LEXICON } from './sentiment-lexicon.js'
 
-/** Punctuation that ends a clause. Commas included: lists of bare names are rejoined below. */
-const CLAUSE_PUNCTUATION = new Set([',', ';', ':', '—', '–', '-', '(', ')', '|', '…', '...'])
-/** Conjunctions that open a contrasting clause. */
-const CONTRAST = new Set(['but', 'however', 'whereas', 'while', 'whilst', 'although', 'though', 'yet', 'except', 'meanwhile'])
-/** After these the earlier part of the same brand's statement weighs half, the later 1.5× (VADER's "but" rule). */
-const SHIFT = new Set(['but', 'however', 'yet'])
-/** Words that introduce the brand a statement is compared against. */
-const FOIL = new Set(['than', 'unlike', 'versus', 'vs', 'vs.', 'compared', 'over'])
-const NEGATION = new Set(['not', "n't", 'n’t', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nothing', 'hardly', 'barely'])
-/** Words that may sit between brand names in a list without making a statement. */
-const GLUE = new Set(['and', 'or', 'both', 'either', 'neither', 'nor', 'the', 'a', 'an', '&', 'with', 'to', "'s", '’s', '*', '**', '"', '“', '”', '.', '!', '?', 'also'])
-/** A clause opening with these after a compared brand describes that brand ("than X, which…"). */
-const RELATIVE = new Set(['which', 'who', 'whose'])
+type Role = 'subject' | 'object' | 'oblique'
+type ClauseKind = 'main' | 'contrast' | 'foil' | 'resume' | 'relative' | 'conditional'
 
-/** Whether a token ends a negation's scope (clause punctuation or a contrast/comparison word). */
-export function isScopeBreak(word: string): boolean {
-  return CLAUSE_PUNCTUATION.has(word) || CONTRAST.has(word) || FOIL.has(word)
+/** A noun phrase (wink's NOUN/PROPN with their determiners, adjectives, numbers, possessors). */
+interface Phrase {
+  first: number
+  last: number
+  clause: number
+  role: Role
+  /** a name: a proper noun, or capitalised inside the sentence */
+  entity: boolean
+  /** "it", "they", "this": continues the current subject */
+  anaphor: boolean
+  /** "I", "we", "you": the writer or reader, not what the clause is about */
+  person: boolean
+  /** "its pricing", "their support": an aspect of the current subject */
+  possessed: boolean
+  /** after a copula: "X is a great choice" — the same thing as the subject */
+  complement: boolean
+  /** sentiment of the words inside the phrase ("great food") */
+  sum: number
+  hits: number
 }
-
-export function isNegationCue(word: string): boolean {
-  return NEGATION.has(word)
-}
-
-type ClauseKind = 'main' | 'foil' | 'resume'
 
 interface Clause {
+  first: number
+  last: number
   kind: ClauseKind
-  /** brands named in the clause, in order, once each */
-  brands: string[]
+  shift: boolean
+  phrases: number[]
+  /** sentiment of the clause's words outside noun phrases (its predicate) */
   sum: number
   hits: number
-  /** words that are neither brand, glue nor punctuation */
-  content: number
-  first: string
-  /** the clause follows "but"/"however"/"yet" */
-  shift: boolean
-  /** a foil brand followed by a possessive: the rest describes the compared brand */
-  possessive: boolean
+  hasVerb: boolean
+  /** 1 or -1 when the verb ranks subject above/below object ("beats", "lags") */
+  comparative: number
+  /** a clause that only sets the scene ("For small teams"): it joins the next subject */
+  adjunct: boolean
 }
 
-interface Tally {
-  sum: number
-  hits: number
+/** The sentence's tokens (located ones only), phrases and clauses. */
+interface Structure {
+  word: string[]
+  value: string[]
+  score: number[]
+  /** token offsets in the line: add `offset` for offsets in the analysed text */
+  start: number[]
+  end: number[]
+  offset: number
+  phrases: Phrase[]
+  clauses: Clause[]
+  /** token → phrase index, -1 outside phrases */
+  phraseOf: Int32Array
+  /** the clause walk, built on first use (and the one continuing an implicit subject) */
+  walk?: Walk
+  topicWalk?: Walk
 }
+
+const NOUNISH = new Set(['NOUN', 'PROPN'])
+const PHRASE_PART = new Set(['DET', 'ADJ', 'NUM', 'NOUN', 'PROPN'])
+const VERBISH = new Set(['VERB', 'AUX'])
+const PERSON = new Set(['i', 'we', 'you', 'me', 'us', 'myself', 'ourselves', 'yourself'])
+const COPULA = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'being',
+  "'s",
+  '’s',
+  "'re",
+  '’re',
+  'am',
+  "'m",
+  'seems',
+  'seem',
+  'seemed',
+  'looks',
+  'look',
+  'looked',
+  'feels',
+  'feel',
+  'felt',
+  'remains',
+  'remain',
+  'becomes',
+  'become',
+  'became',
+  'sounds',
+  'tastes',
+  'tasted',
+])
+const POSSESSIVE_MARK = new Set(["'s", '’s', "'"])
+const DASHES = new Set(['-', '–', '—', '/'])
+const COORDINATORS = new Set(['and', 'or', '&', 'plus'])
+const SENTENCE_END = new Set(['.', '!', '?'])
+const TOPIC = -2
 
 /**
  * Sentiment of each brand named in one sentence, from the words that speak about it.
@@ -63,167 +122,673 @@ export function scoreBrandsInSentence(sentence: ScoredSentence, matches: readonl
     for (const m of matches) result.set(m.brandId, sentence.sentiment)
     return result
   }
-  const brandOf = tokenBrands(tokens, matches)
-  const clauses = splitClauses(tokens, brandOf)
-
-  const tallies = new Map<string, Tally>()
-  /** Compared brands wait for the statement they are compared with. */
-  const foils: { brands: string[]; main: Clause | null }[] = []
-  let owners: string[] = []
-  let lastMain: Clause | null = null
-  let lastFoil: string[] = []
-  let carried: string[] = []
-  const leading: Clause[] = []
-
-  for (const clause of clauses) {
-    if (clause.kind === 'foil' && clause.brands.length > 0) {
-      if (clause.hits > 0 || clause.possessive) addToTallies(tallies, clause.brands, clause)
-      else foils.push({ brands: clause.brands, main: lastMain })
-      lastFoil = clause.brands
-      continue
-    }
-    if (clause.kind === 'main' && clause.brands.length > 0 && clause.hits === 0 && clause.content <= 1) {
-      // "Notion, Asana and Trello are great": names listed before the statement share it.
-      carried.push(...clause.brands)
-      continue
-    }
-    const named = [...new Set([...carried, ...clause.brands])]
-    carried = []
-    if (named.length > 0) {
-      owners = named
-      lastMain = clause
-      addToTallies(tallies, owners, clause)
-      for (const early of leading.splice(0)) addToTallies(tallies, owners, early)
-      for (const foil of foils) if (foil.main === null) foil.main = clause
-      continue
-    }
-    if (RELATIVE.has(clause.first) && lastFoil.length > 0) addToTallies(tallies, lastFoil, clause)
-    else if (owners.length > 0) {
-      addToTallies(tallies, owners, clause)
-      if (lastMain !== null && clause.kind === 'resume') lastMain = clause
-    } else leading.push(clause)
+  // Nothing in the sentence carries sentiment: every brand in it scores 0, whatever its role.
+  if (!hasSentiment(tokens)) {
+    for (const m of matches) result.set(m.brandId, 0)
+    return result
   }
-  // Names at the very end with no statement after them are the subject of what came
-  // before them, if nothing else was ("For a quiet office, choose Bose").
-  for (const brand of carried) if (!tallies.has(brand)) tallies.set(brand, { sum: 0, hits: 0 })
-  if (carried.length > 0 && leading.length > 0) {
-    for (const early of leading) addToTallies(tallies, carried, early)
+  const spansOf = new Map<string, [number, number][]>()
+  for (const m of matches) {
+    const spans = spansOf.get(m.brandId)
+    if (spans) spans.push([m.start, m.end])
+    else spansOf.set(m.brandId, [[m.start, m.end]])
   }
-
-  for (const [brand, tally] of tallies) result.set(brand, tally.hits === 0 ? 0 : clamp(tally.sum / tally.hits))
-  // A compared brand with nothing said about it directly gets the opposite of the
-  // statement it is compared with: "Trello is easier than Jira" is negative for Jira.
-  for (const foil of foils) {
-    const main = foil.main
-    const score = main === null || main.hits === 0 ? 0 : clamp(-main.sum / main.hits)
-    for (const brand of foil.brands) if (!result.has(brand) || tallies.get(brand)?.hits === 0) result.set(brand, score)
+  let shared: Structure | null = null
+  for (const [brandId, spans] of spansOf) {
+    shared ??= structureOf(sentence, tokens)
+    result.set(brandId, scoreTarget(tokens, shared, spans))
   }
-  for (const m of matches) if (!result.has(m.brandId)) result.set(m.brandId, 0)
   return result
 }
 
-function addToTallies(tallies: Map<string, Tally>, brands: readonly string[], clause: Clause): void {
-  for (const brand of brands) {
-    let tally = tallies.get(brand)
-    if (!tally) tallies.set(brand, (tally = { sum: 0, hits: 0 }))
-    // Only a statement continued past "but" is reweighted; a brand first named there
-    // has nothing earlier to discount.
-    const shift = clause.shift && tally.hits > 0
-    if (shift) tally.sum *= 0.5
-    tally.sum += shift ? clause.sum * 1.5 : clause.sum
-    tally.hits += clause.hits
-  }
+/**
+ * What `sentence` says about a subject it does not name: the owner of the list item or
+ * heading the sentence sits under (answer-structure.ts). Clauses about another name are
+ * not the owner's; clauses with no subject, a pronoun, a possessive ("its battery") or a
+ * common noun ("the screen is dim") are. Null when nothing in the sentence is about it.
+ */
+export function scoreImplicitSubject(sentence: ScoredSentence): number | null {
+  const tokens = sentence.tokens
+  if (!tokens) return sentence.sentiment === 0 ? null : sentence.sentiment
+  if (!hasSentiment(tokens)) return null
+  const tally = attribute(structureOf(sentence, tokens), NONE, true)
+  return tally.hits === 0 ? null : clamp(tally.sum / tally.hits)
 }
 
-/** For each token of the sentence (indexed from `tokens.from`), the brand whose match contains it, or null. */
-function tokenBrands(tokens: SentenceTokens, matches: readonly MentionMatch[]): (string | null)[] {
-  const out = new Array<string | null>(tokens.to - tokens.from + 1).fill(null)
-  let m = 0
-  for (let t = tokens.from; t <= tokens.to; t++) {
-    if (tokens.start[t] === -1) continue
-    const start = tokens.offset + tokens.start[t]
-    const end = tokens.offset + tokens.end[t]
-    while (m < matches.length && matches[m].end <= start) m++
-    if (m < matches.length && matches[m].start < end && start < matches[m].end) out[t - tokens.from] = matches[m].brandId
+function hasSentiment(tokens: SentenceTokens): boolean {
+  for (let t = tokens.from; t <= tokens.to; t++) if (tokens.score[t] !== 0) return true
+  return false
+}
+
+/**
+ * Whether the sentence names something (a proper noun, or a capitalised word inside it):
+ * a heading or list item that does ("1. **Acer Swift 3**") owns the lines under it; one
+ * that does not ("### Pricing") leaves them to the block around it. Decided from the text
+ * alone, so that which block owns a line never depends on the configured brands.
+ */
+export function namesSomething(sentence: ScoredSentence): boolean {
+  const tokens = sentence.tokens
+  if (!tokens) return false
+  const s = structureOf(sentence, tokens)
+  if (s.phrases.some((p) => p.entity)) return true
+  // A heading or item is mostly a title: a capitalised first phrase is a name ("### Trello",
+  // "**Notion**") unless the title is a section's ("### Pricing", "## Verdict").
+  const first = s.phrases.find((p) => p.role === 'subject' && !p.anaphor && !p.person)
+  if (!first || !CAPITALISED.test(s.value[first.first])) return false
+  const title = s.word.filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' ')
+  return !LEXICON.sections.has(title)
+}
+
+function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {
+  let structure = shared
+  let targets = phrasesAt(structure, spans)
+  if (targets.size === 0) {
+    // The name is not a noun phrase to wink (a brand spelled like a verb or adjective:
+    // "Slack", "Bumble"): parse again with the name's span as a phrase of its own.
+    const range = tokenRange(tokens, spans)
+    if (range === null) return 0
+    structure = buildStructure(tokens, range)
+    targets = phrasesAt(structure, spans)
+    if (targets.size === 0) return 0
+  }
+  // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery").
+  structure = withoutNameWords(structure, targets, spans)
+  const tally = attribute(structure, targets, false, writtenAsName(structure, spans))
+  if (tally.hits > 0) return clamp(tally.sum / tally.hits)
+  return tally.foil ?? 0
+}
+
+/** The structure with the target's own words scoring nothing (a copy of the phrases it touches). */
+function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, spans: readonly [number, number][]): Structure {
+  let phrases: Phrase[] | null = null
+  for (const p of targets) {
+    const phrase = structure.phrases[p]
+    let sum = phrase.sum
+    let hits = phrase.hits
+    for (let t = phrase.first; t <= phrase.last; t++) {
+      const score = structure.score[t]
+      if (score !== 0 && spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])) {
+        sum -= score
+        hits--
+      }
+    }
+    if (hits !== phrase.hits) {
+      phrases ??= structure.phrases.slice()
+      phrases[p] = { ...phrase, sum, hits }
+    }
+  }
+  return phrases === null ? structure : { ...structure, phrases }
+}
+
+/** Whether the target is written as a name where it occurs (capitalised: "Notion", not "service"). */
+function writtenAsName(structure: Structure, spans: readonly [number, number][]): boolean {
+  for (let t = 0; t < structure.word.length; t++) {
+    const start = structure.offset + structure.start[t]
+    if (spans.some(([from, to]) => start >= from && start < to)) return CAPITALISED.test(structure.value[t])
+  }
+  return false
+}
+
+/** Phrases that overlap the spans (absolute offsets). */
+function phrasesAt(structure: Structure, spans: readonly [number, number][]): Set<number> {
+  const out = new Set<number>()
+  for (let t = 0; t < structure.word.length; t++) {
+    const p = structure.phraseOf[t]
+    if (p < 0) continue
+    for (const [from, to] of spans) {
+      if (structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t]) {
+        out.add(p)
+        break
+      }
+    }
   }
   return out
 }
 
-function splitClauses(tokens: SentenceTokens, brandAt: readonly (string | null)[]): Clause[] {
-  // Tokens whose text could not be located are left out; `word[i]`/`brandOf[i]` index
-  // the remaining ones.
-  const word: string[] = []
-  const score: number[] = []
-  const brandOf: (string | null)[] = []
+/** First and last located token (indexes of the compact arrays) covered by the spans. */
+function tokenRange(tokens: SentenceTokens, spans: readonly [number, number][]): [number, number] | null {
+  let first = -1
+  let last = -1
+  let k = 0
   for (let t = tokens.from; t <= tokens.to; t++) {
     if (tokens.start[t] === -1) continue
-    word.push(tokens.word[t])
-    score.push(tokens.score[t])
-    brandOf.push(brandAt[t - tokens.from])
+    const start = tokens.offset + tokens.start[t]
+    const end = tokens.offset + tokens.end[t]
+    if (spans.some(([from, to]) => start < to && from < end)) {
+      if (first === -1) first = k
+      last = k
+    }
+    k++
   }
-  const clauses: Clause[] = []
-  let current = openClause(clauses, 'main', word[0] ?? '', false)
-  let foilNamed = false
-  for (let t = 0; t < word.length; t++) {
-    const w = word[t]
-    const brand = brandOf[t]
-    if (brand !== null) {
-      if (!current.brands.includes(brand)) current.brands.push(brand)
-      if (current.kind === 'foil') {
-        foilNamed = true
-        const next = word[t + 1]
-        if (brandOf[t + 1] === null && (next === "'s" || next === '’s')) current.possessive = true
-      }
-      continue
-    }
-    if (CLAUSE_PUNCTUATION.has(w)) {
-      current = openClause(clauses, 'main', word[t + 1] ?? '', false)
-      foilNamed = false
-      continue
-    }
-    if (CONTRAST.has(w)) {
-      current = openClause(clauses, 'main', w, SHIFT.has(w))
-      foilNamed = false
-      continue
-    }
-    if (isFoilMarker(word, brandOf, t)) {
-      current = openClause(clauses, 'foil', w, false)
-      foilNamed = false
-      continue
-    }
-    // In a comparison, what follows the compared brand is the main statement again
-    // ("cheaper than X and just as secure"), unless a possessive made it about the brand.
-    if (current.kind === 'foil' && foilNamed && !current.possessive && !GLUE.has(w)) {
-      current = openClause(clauses, 'resume', w, false)
-      foilNamed = false
-    }
-    if (!GLUE.has(w) && WORDISH.test(w)) current.content++
-    if (score[t] !== 0) {
-      current.sum += score[t]
-      current.hits++
-    }
-  }
-  return clauses
+  return first === -1 ? null : [first, last]
 }
 
-const WORDISH = /[\p{L}\p{N}]/u
+// ---- structure ------------------------------------------------------------------------
 
-function openClause(clauses: Clause[], kind: ClauseKind, first: string, shift: boolean): Clause {
-  const clause: Clause = { kind, brands: [], sum: 0, hits: 0, content: 0, first, shift, possessive: false }
+// A sentence's structure is asked for by each brand it names, by the block it leads and
+// by the block it sits in; it is built once.
+const structures = new WeakMap<ScoredSentence, Structure>()
+function structureOf(sentence: ScoredSentence, tokens: SentenceTokens): Structure {
+  let structure = structures.get(sentence)
+  if (!structure) structures.set(sentence, (structure = buildStructure(tokens, null)))
+  return structure
+}
+
+function buildStructure(tokens: SentenceTokens, forced: [number, number] | null): Structure {
+  // Most lines are one sentence: their arrays are used as they are, otherwise sliced.
+  const whole = tokens.from === 0 && tokens.to === tokens.word.length - 1
+  const from = tokens.from
+  const to = tokens.to + 1
+  const word = whole ? (tokens.word as string[]) : tokens.word.slice(from, to)
+  const value = whole ? (tokens.value as string[]) : tokens.value.slice(from, to)
+  const pos = whole ? (tokens.pos as string[]) : tokens.pos.slice(from, to)
+  const score = whole ? (tokens.score as number[]) : tokens.score.slice(from, to)
+  const start = whole ? (tokens.start as number[]) : tokens.start.slice(from, to)
+  const end = whole ? (tokens.end as number[]) : tokens.end.slice(from, to)
+  const n = word.length
+  const phraseOf = new Int32Array(n).fill(-1)
+  const phrases = chunk(word, value, pos, forced, phraseOf)
+  const clauses = segment(word, pos, start, end, phrases, phraseOf)
+  for (let c = 0; c < clauses.length; c++) {
+    const clause = clauses[c]
+    for (let t = clause.first; t <= clause.last; t++) {
+      const p = phraseOf[t]
+      if (p >= 0) {
+        if (phrases[p].first === t) {
+          phrases[p].clause = c
+          clause.phrases.push(p)
+        }
+        if (score[t] !== 0) {
+          phrases[p].sum += score[t]
+          phrases[p].hits++
+        }
+        continue
+      }
+      if (VERBISH.has(pos[t])) clause.hasVerb = true
+      const direction = LEXICON.comparatives.get(word[t])
+      if (direction !== undefined && (pos[t] === 'VERB' || pos[t] === 'NOUN')) {
+        clause.comparative = direction
+        clause.hasVerb = true
+      }
+      if (score[t] !== 0) {
+        clause.sum += score[t]
+        clause.hits++
+      }
+    }
+    assignRoles(clause, phrases, word, pos, phraseOf)
+  }
+  return { word, value, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
+}
+
+/** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */
+function chunk(word: string[], value: string[], pos: string[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
+  const phrases: Phrase[] = []
+  const n = word.length
+  let t = 0
+  while (t < n) {
+    if (forced && t === forced[0]) {
+      const [first, last] = forced
+      addPhrase(phrases, phraseOf, first, last, CAPITALISED.test(value[first]), false)
+      t = last + 1
+      continue
+    }
+    const w = word[t]
+    if (pos[t] === 'PRON' && !POSSESSIVE.has(w) && !PERSONAL_POSSESSIVE.has(w)) {
+      if (ANAPHOR.has(w)) addPhrase(phrases, phraseOf, t, t, false, false).anaphor = true
+      else if (PERSON.has(w)) addPhrase(phrases, phraseOf, t, t, false, false).person = true
+      t++
+      continue
+    }
+    if (!canStartPhrase(word, pos, t) || (RELATIVE.has(w) && w !== 'that')) {
+      t++
+      continue
+    }
+    // Collect the run, then end the phrase at its last noun (trailing adjectives are the
+    // predicate: "the food was great" never reaches here, "food great" would).
+    let j = t
+    let lastNoun = -1
+    while (j < n && !(forced && j === forced[0])) {
+      const p = pos[j]
+      const w2 = word[j]
+      if (PHRASE_PART.has(p) || (j === t && (POSSESSIVE.has(w2) || PERSONAL_POSSESSIVE.has(w2)))) {
+        if (NOUNISH.has(p)) lastNoun = j
+        j++
+      } else if (p === 'ADV' && j + 1 < n && pos[j + 1] === 'ADJ') j++
+      else if (POSSESSIVE_MARK.has(w2) && lastNoun === j - 1 && j + 1 < n && PHRASE_PART.has(pos[j + 1])) j++
+      else break
+    }
+    if (lastNoun === -1) {
+      t++
+      continue
+    }
+    // A model number after a name belongs to it ("iPhone 15", "Galaxy S24").
+    let last = lastNoun
+    while (last + 1 < j && pos[last + 1] === 'NUM') last++
+    // A name: a proper noun or capitalised noun inside the sentence. Sentences capitalise
+    // their first word ("Boards are intuitive", "Setup is easy"), and wink then tags it a
+    // proper noun, so there it only counts when it looks like a name anyway (HubSpot,
+    // ASUS, iPhone 15) or comes with another capitalised word (Microsoft Teams).
+    let entity = false
+    let capitals = 0
+    for (let k = t; k <= last; k++) {
+      const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && CAPITALISED.test(value[k]))
+      if (proper) capitals++
+      if (proper && (k > 0 || NAME_LIKE.test(value[k]))) entity = true
+    }
+    if (capitals >= 2) entity = true
+    addPhrase(phrases, phraseOf, t, last, entity, POSSESSIVE.has(word[t]))
+    t = last + 1
+  }
+  return phrases
+}
+
+const CAPITALISED = /^[\p{Lu}\p{N}]/u
+/** Shapes only names have: a capital after the first letter, a digit, or all capitals. */
+const NAME_LIKE = /^(?:.+\p{Lu}|.*\p{N}|\p{Lu}{2,}$)/u
+
+function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last: number, entity: boolean, possessed: boolean): Phrase {
+  const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, sum: 0, hits: 0 }
+  const index = phrases.length
+  phrases.push(phrase)
+  for (let k = first; k <= last; k++) phraseOf[k] = index
+  return phrase
+}
+
+function canStartPhrase(word: string[], pos: string[], t: number): boolean {
+  const p = pos[t]
+  if (PHRASE_PART.has(p)) return true
+  if (POSSESSIVE.has(word[t]) || PERSONAL_POSSESSIVE.has(word[t])) return true
+  return p === 'ADV' && t + 1 < pos.length && pos[t + 1] === 'ADJ'
+}
+
+/** Clauses: split at clause punctuation, contrast, comparison, relative and clause-opening words. */
+function segment(word: string[], pos: string[], start: number[], end: number[], phrases: Phrase[], phraseOf: Int32Array): Clause[] {
+  const n = word.length
+  const clauses: Clause[] = []
+  let current = openClause(clauses, 0, 'main', false)
+  let verbSeen = false
+  for (let t = 0; t < n; t++) {
+    const w = word[t]
+    const inPhrase = phraseOf[t] >= 0
+    let kind: ClauseKind | null = null
+    let shift = false
+    if (!inPhrase) {
+      if (CLAUSE_PUNCTUATION.has(w) && (!DASHES.has(w) || spaced(start, end, t))) kind = 'main'
+      else if (CONTRAST.has(w) && (w !== 'while' || pos[t] === 'SCONJ') && (w !== 'yet' || pos[t] === 'CCONJ' || t === 0 || pos[t - 1] === 'PUNCT')) {
+        kind = 'contrast'
+        shift = SHIFT.has(w)
+      } else if (FOIL.has(w) && isFoil(word, phrases, phraseOf, t)) kind = 'foil'
+      else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
+      else if (CONDITIONAL.has(w)) kind = 'conditional'
+      else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
+      else if (COORDINATORS.has(w) && verbSeen && startsClause(pos, phraseOf, phrases, t + 1)) kind = 'main'
+    }
+    if (kind !== null) {
+      current.last = t - 1
+      current = openClause(clauses, t + 1, kind, shift)
+      // "compared with/to": the preposition belongs to the marker.
+      if (w === 'compared' && (word[t + 1] === 'with' || word[t + 1] === 'to')) {
+        current.first = t + 2
+        t++
+      }
+      verbSeen = false
+      continue
+    }
+    if (VERBISH.has(pos[t]) && !inPhrase) verbSeen = true
+    // In a comparison, what follows the compared phrase speaks of the main subject again
+    // ("cheaper than X and just as secure", "than X for small teams").
+    if (current.kind === 'foil' && inPhrase && phrases[phraseOf[t]].last === t && t + 1 < n) {
+      const next = phraseOf[t + 1] >= 0 ? null : word[t + 1]
+      if (next !== null && !CLAUSE_PUNCTUATION.has(next) && !SENTENCE_END.has(next) && !RELATIVE.has(next) && !COORDINATORS.has(next) && !FOIL.has(next)) {
+        current.last = t
+        current = openClause(clauses, t + 1, 'resume', false)
+      } else if (next !== null && COORDINATORS.has(next) && (t + 2 >= n || phraseOf[t + 2] < 0)) {
+        current.last = t
+        current = openClause(clauses, t + 2, 'resume', false)
+        t++
+      }
+    }
+  }
+  current.last = n - 1
+  return clauses.filter((c) => c.last >= c.first)
+}
+
+function openClause(clauses: Clause[], first: number, kind: ClauseKind, shift: boolean): Clause {
+  const clause: Clause = { first, last: first - 1, kind, shift, phrases: [], sum: 0, hits: 0, hasVerb: false, comparative: 0, adjunct: false }
   clauses.push(clause)
   return clause
 }
 
-// "over" and "compared" are comparisons only in "over <brand>" and "compared with/to";
-// otherwise they are ordinary words ("over 40 countries", "as compared").
-function isFoilMarker(word: readonly string[], brandOf: readonly (string | null)[], t: number): boolean {
+function spaced(start: number[], end: number[], t: number): boolean {
+  return (t > 0 && start[t] > end[t - 1]) || (t + 1 < start.length && start[t + 1] > end[t]) || t === 0 || t === start.length - 1
+}
+
+// "over" and "compared" compare only before a name or with "with/to"; otherwise they are
+// ordinary words ("over 40 countries", "as compared").
+function isFoil(word: string[], phrases: Phrase[], phraseOf: Int32Array, t: number): boolean {
   const w = word[t]
-  if (!FOIL.has(w)) return false
-  if (w === 'over') return brandOf[t + 1] != null
+  if (w === 'over') {
+    const p = phraseOf[t + 1] ?? -1
+    return p >= 0 && phrases[p].entity
+  }
   if (w === 'compared') return word[t + 1] === 'with' || word[t + 1] === 'to'
   return true
 }
 
+/** The phrase a relative pronoun at `t` refers to: the one ending just before it (or before its comma). */
+function antecedentOf(word: string[], phraseOf: Int32Array, t: number): number {
+  if (t > 0 && phraseOf[t - 1] >= 0) return phraseOf[t - 1]
+  if (t > 1 && word[t - 1] === ',' && phraseOf[t - 2] >= 0) return phraseOf[t - 2]
+  return -1
+}
+
+/**
+ * Whether a new predicate starts at `t`: a subject and verb ("…, and the service was
+ * slow") or a verb of its own ("came across it by accident and enjoyed our meal").
+ */
+function startsClause(pos: string[], phraseOf: Int32Array, phrases: Phrase[], t: number): boolean {
+  let k = t
+  if (pos[k] === 'ADV') k++
+  if (k < pos.length && pos[k] === 'VERB' && phraseOf[k] < 0) return true
+  const p = phraseOf[t] ?? -1
+  if (p < 0) return false
+  k = phrases[p].last + 1
+  if (pos[k] === 'ADV') k++
+  return k < pos.length && VERBISH.has(pos[k])
+}
+
+function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: string[], phraseOf: Int32Array): void {
+  let verb = -1
+  for (let t = clause.first; t <= clause.last; t++) {
+    if (phraseOf[t] < 0 && (VERBISH.has(pos[t]) || LEXICON.comparatives.has(word[t]))) {
+      verb = t
+      break
+    }
+  }
+  const copula = verb >= 0 && COPULA.has(word[verb])
+  clause.adjunct = verb < 0 && clause.kind === 'main' && pos[clause.first] === 'ADP'
+  for (const p of clause.phrases) {
+    const phrase = phrases[p]
+    const before = phrase.first - 1
+    const afterPreposition = before >= clause.first && pos[before] === 'ADP'
+    if (afterPreposition) phrase.role = 'oblique'
+    else if (verb >= 0 && phrase.first > verb) {
+      phrase.role = 'object'
+      // "X is a great choice": the complement of a copula, before any other verb.
+      let otherVerb = false
+      for (let t = verb + 1; t < phrase.first && !otherVerb; t++) otherVerb = phraseOf[t] < 0 && pos[t] === 'VERB'
+      phrase.complement = copula && !otherVerb
+    } else phrase.role = 'subject'
+  }
+}
+
+// ---- attribution ---------------------------------------------------------------------------
+
+interface Tally {
+  sum: number
+  hits: number
+  /** score as a compared phrase ("than X"), used when nothing is said of it directly */
+  foil: number | null
+}
+
+/** Who each clause speaks about: found once per sentence, then read for every brand it names. */
+interface Walk {
+  events: WalkEvent[]
+}
+
+type WalkEvent =
+  /** the clause's owners get its predicate and modifiers (credit) */
+  | { kind: 'own'; c: number; owners: readonly number[]; independent: ReadonlySet<number> }
+  /** something said of a compared phrase itself ("unlike HubSpot's excellent support") */
+  | { kind: 'foil-self'; c: number; foil: number }
+  /** a compared phrase and the clause it is compared with (-1: none said anything) */
+  | { kind: 'foil'; foil: number; main: number }
+  /** "X beats Y": the object is ranked the other way round */
+  | { kind: 'comparative'; c: number; object: number; direction: number }
+
+const NONE: ReadonlySet<number> = new Set()
+
+/**
+ * Sum and count of the sentiment words that speak about the target phrases (or, with
+ * `topic`, about the implicit subject the sentence continues).
+ */
+function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean, name = false): Tally {
+  // The walk does not depend on the target, except when the target is itself a pronoun
+  // ("It is good" with "It" as the target): then it gets a walk of its own.
+  // The same when the target is a capitalised word the structure did not count as a name
+  // (a brand at the start of a sentence): the configured brand is a name.
+  let own = false
+  for (const p of targets) {
+    const phrase = s.phrases[p]
+    if (phrase.anaphor || phrase.person || (!phrase.entity && name)) own = true
+  }
+  const walk = own ? walkClauses(s, topic, targets) : topic ? (s.topicWalk ??= walkClauses(s, true, NONE)) : (s.walk ??= walkClauses(s, false, NONE))
+  return readWalk(s, walk, targets, topic)
+}
+
+/**
+ * What an owner of a clause gets: the predicate, its own modifiers and those of the
+ * clause's other phrases, except phrases that are subjects in their own right ("good food
+ * and terrible service": each keeps its own adjective).
+ */
+function credit(phrases: readonly Phrase[], clause: Clause, owner: number, independent: ReadonlySet<number>, out: { sum: number; hits: number }): void {
+  let sum = clause.sum
+  let hits = clause.hits
+  const excluding = independent.has(owner)
+  for (const p of clause.phrases) {
+    if (excluding && p !== owner && independent.has(p)) continue
+    sum += phrases[p].sum
+    hits += phrases[p].hits
+  }
+  out.sum = sum
+  out.hits = hits
+}
+
+function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic: boolean): Tally {
+  const { phrases, clauses } = s
+  const tally: Tally = { sum: 0, hits: 0, foil: null }
+  /** clauses already credited (each clause counts once for a target) */
+  const done = new Uint8Array(clauses.length)
+  const contributions: Contribution[] = []
+  const scratch = { sum: 0, hits: 0 }
+  for (const e of walk.events) {
+    if (e.kind === 'own') {
+      if (done[e.c]) continue
+      const clause = clauses[e.c]
+      let owner = -1
+      for (const o of e.owners) {
+        if (o === TOPIC ? topic : targets.has(o)) {
+          owner = o
+          break
+        }
+      }
+      if (owner !== -1) {
+        credit(phrases, clause, owner, e.independent, scratch)
+        contributions.push({ c: e.c, sum: scratch.sum, hits: scratch.hits, shift: clause.shift })
+        done[e.c] = 1
+        continue
+      }
+      // Objects and prepositional phrases that are not owners get the predicate and their
+      // own words ("the staff ignored our waiter": waiter −).
+      for (const p of clause.phrases) {
+        if (!targets.has(p)) continue
+        const phrase = phrases[p]
+        const object = phrase.role === 'object'
+        // "X beats Y": the verb's praise is X's; Y is ranked below (the comparative event).
+        if (clause.comparative !== 0 && phrase.hits === 0) break
+        contributions.push({ c: e.c, sum: (object ? clause.sum : 0) + phrase.sum, hits: (object ? clause.hits : 0) + phrase.hits, shift: clause.shift })
+        done[e.c] = 1
+        break
+      }
+    } else if (e.kind === 'foil-self') {
+      if (!targets.has(e.foil) || done[e.c]) continue
+      contributions.push({ c: e.c, sum: phrases[e.foil].sum, hits: phrases[e.foil].hits, shift: false })
+      done[e.c] = 1
+    } else if (e.kind === 'foil') {
+      if (!targets.has(e.foil)) continue
+      if (e.main < 0) continue
+      credit(phrases, clauses[e.main], -1, NONE, scratch)
+      tally.foil = scratch.hits === 0 ? 0 : clamp(-scratch.sum / scratch.hits)
+    } else if (targets.has(e.object)) tally.foil = -e.direction * 0.5
+  }
+  // Fold contributions in sentence order; after "but" the earlier part weighs half.
+  contributions.sort((a, b) => a.c - b.c)
+  for (const x of contributions) {
+    if (x.shift && tally.hits > 0) tally.sum = tally.sum * 0.5 + x.sum * 1.5
+    else tally.sum += x.sum
+    tally.hits += x.hits
+  }
+  return tally
+}
+
+/** Whether a clause says anything good or bad (to compare a phrase against it). */
+function saysSomething(s: Structure, c: number): boolean {
+  const clause = s.clauses[c]
+  if (clause.hits > 0) return true
+  for (const p of clause.phrases) if (s.phrases[p].hits > 0) return true
+  return false
+}
+
+interface Contribution {
+  c: number
+  sum: number
+  hits: number
+  shift: boolean
+}
+
+/**
+ * Walks the clauses in order, deciding which phrases each clause speaks about. `topic`:
+ * the sentence continues an implicit subject (the owner of the block it sits in).
+ * `pronounTargets`: target phrases that are pronouns, which then name themselves.
+ */
+function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>): Walk {
+  const { phrases, clauses } = s
+  const isEntity = (p: number) => p === TOPIC || phrases[p].entity || targets.has(p)
+  const events: WalkEvent[] = []
+  let owners: number[] = topic ? [TOPIC] : []
+  let entityOwners: number[] = topic ? [TOPIC] : []
+  let carried: number[] = []
+  const pendingAdjuncts: number[] = []
+  /** the last clause with owners, for comparisons */
+  let lastMain = -1
+  const pendingFoils: number[] = []
+  const ownersOf: number[][] = []
+
+  for (let c = 0; c < clauses.length; c++) {
+    const clause = clauses[c]
+    const own = clause.phrases
+    if (clause.kind === 'foil' && own.length > 0) {
+      const foil = own[0]
+      if (phrases[foil].hits > 0) events.push({ kind: 'foil-self', c, foil })
+      // Compared with the statement before it, or the next one if that said nothing
+      // ("Pick Slack over Teams: it is faster").
+      if (lastMain >= 0 && saysSomething(s, lastMain)) events.push({ kind: 'foil', foil, main: lastMain })
+      else pendingFoils.push(foil)
+      continue
+    }
+    if (clause.kind === 'conditional') continue
+    if (clause.kind === 'relative') {
+      const antecedent = antecedentBefore(s, clause)
+      if (antecedent >= 0) {
+        // "X is a tool that teams love": the complement is the subject.
+        events.push({ kind: 'own', c, owners: phrases[antecedent].complement ? [antecedent, ...owners] : [antecedent], independent: NONE })
+        continue
+      }
+    }
+    const subjects = own.filter((p) => phrases[p].role === 'subject')
+    // A pronoun continues the current subject, unless it is the target itself.
+    const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || targets.has(p))
+    let next: number[]
+    let independent: ReadonlySet<number> = NONE
+    if (clause.adjunct && named.length === 0) {
+      if (owners.length === 0) {
+        pendingAdjuncts.push(c)
+        continue
+      }
+      next = owners
+    } else if (named.length > 0) {
+      const bare = clause.hits === 0 && !clause.hasVerb && named.every((p) => phrases[p].hits === 0) && own.every((p) => phrases[p].role !== 'object')
+      if (bare && c + 1 < clauses.length && clauses[c + 1].kind !== 'foil') {
+        // "Notion, Asana and Trello are great", "**ClickUp**: buggy": names listed
+        // without a statement share the next one.
+        carried.push(...named)
+        continue
+      }
+      const possessed = named.some((p) => phrases[p].possessed)
+      if (possessed || (!named.some(isEntity) && entityOwners.length > 0 && clause.kind !== 'resume')) {
+        // "its pricing is confusing" (an aspect of the current subject), "the screen is
+        // dim" (an aspect of the current name).
+        next = [...named, ...(possessed ? owners : entityOwners)]
+        if (!named.every((p) => phrases[p].possessed)) independent = new Set(named.filter((p) => !phrases[p].possessed))
+      } else {
+        next = named
+        if (named.length > 1) independent = new Set(named)
+      }
+    } else if ((subjects.length > 0 && subjects.every((p) => phrases[p].person)) || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
+      // "I loved their fajitas", "we enjoyed our meal", "Pick Slack over Teams": the
+      // clause is about its objects ("I love it": about the current subject).
+      let objects = own.filter((p) => phrases[p].role === 'object')
+      // "I went to the restaurant": without an object, what the clause is about is the
+      // prepositional phrase.
+      if (objects.length === 0 && subjects.length > 0) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
+      next = resolved.length > 0 ? resolved : owners
+      if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
+    } else if (clause.kind === 'resume') next = lastMain >= 0 ? ownersOf[lastMain] : owners
+    else next = owners
+    if (carried.length > 0) {
+      next = [...new Set([...carried, ...next])]
+      carried = []
+    }
+    events.push({ kind: 'own', c, owners: next, independent })
+    if (clause.comparative !== 0) {
+      // "X beats Y", "X lags behind Y": what the verb ranks against.
+      const compared = own.filter((p) => phrases[p].role === 'object')
+      if (compared.length === 0) compared.push(...own.filter((p) => phrases[p].role === 'oblique').slice(0, 1))
+      for (const p of compared) events.push({ kind: 'comparative', c, object: p, direction: clause.comparative })
+    }
+    if (next.length > 0) {
+      ownersOf[c] = next
+      owners = next
+      const entities = next.filter(isEntity)
+      if (entities.length > 0) entityOwners = entities
+      if (clause.kind !== 'resume') lastMain = c
+      for (const early of pendingAdjuncts.splice(0)) events.push({ kind: 'own', c: early, owners: next, independent: NONE })
+      if (pendingFoils.length > 0 && saysSomething(s, c)) for (const foil of pendingFoils.splice(0)) events.push({ kind: 'foil', foil, main: c })
+    }
+  }
+  // Names at the very end with nothing after them are the subject of what came before
+  // ("For a quiet office, choose Bose").
+  for (const early of pendingAdjuncts) events.push({ kind: 'own', c: early, owners: carried, independent: NONE })
+  return { events }
+}
+
+function antecedentBefore(s: Structure, clause: Clause): number {
+  const t = clause.first - 1
+  return t >= 0 ? antecedentOf(s.word, s.phraseOf, t) : -1
+}
+
 function clamp(value: number): number {
   return value < -1 ? -1 : value > 1 ? 1 : value
+}
+
+/** The structure found in a sentence, as text (for debugging and the docs): `[kind| phrase:role …]`. */
+export function describeStructure(sentence: ScoredSentence): string {
+  if (!sentence.tokens) return ''
+  const s = buildStructure(sentence.tokens, null)
+  return s.clauses
+    .map((c) => {
+      const parts: string[] = []
+      for (let t = c.first; t <= c.last; t++) {
+        const p = s.phraseOf[t]
+        if (p >= 0 && s.phrases[p].first !== t) continue
+        if (p >= 0) {
+          const ph = s.phrases[p]
+          const flags = `${ph.role === 'oblique' ? 'b' : ph.role[0]}${ph.entity ? 'E' : ''}${ph.anaphor ? 'A' : ''}${ph.person ? 'P' : ''}${ph.possessed ? 'S' : ''}${ph.complement ? 'C' : ''}`
+          parts.push(`(${s.word.slice(ph.first, ph.last + 1).join(' ')}):${flags}`)
+        } else parts.push(s.word[t])
+      }
+      return `[${c.kind}${c.shift ? '*' : ''}${c.adjunct ? '~' : ''}| ${parts.join(' ')}]`
+    })
+    .join(' ')
 }

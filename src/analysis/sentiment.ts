@@ -4,41 +4,13 @@
 // (CLI commands, read-only API routes) do not pay for it.
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
-import { isNegationCue, isScopeBreak } from './clauses.js'
-import { EXCESS_SCORE, NEUTRAL_IN_REVIEWS, REVIEW_LEXICON } from './review-lexicon.js'
+import { isNegationCue, isScopeBreak } from './discourse-words.js'
+import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
+import { LEXICON } from './sentiment-lexicon.js'
+
+export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
 
 const require = createRequire(import.meta.url)
-
-export interface Sentence {
-  start: number
-  end: number
-  text: string
-}
-
-/**
- * A sentence's tokens, for brand-scoped scoring: a view of its line's token arrays
- * (shared by the line's sentences, so no per-sentence copies), tokens `from`..`to`
- * inclusive. A token whose text could not be located has start -1 and is skipped.
- */
-export interface SentenceTokens {
-  /** add to `start`/`end` to get offsets in the analysed text */
-  offset: number
-  from: number
-  to: number
-  start: readonly number[]
-  end: readonly number[]
-  /** lower-cased token text */
-  word: readonly string[]
-  /** the token's sentiment in its sentence (negation applied), 0 if it carries none */
-  score: readonly number[]
-}
-
-export interface ScoredSentence extends Sentence {
-  /** mean of the sentence's token sentiments (wink-nlp's formula), in [-1, 1] */
-  sentiment: number
-  /** absent only for sentences built by hand (tests) */
-  tokens?: SentenceTokens
-}
 
 let nlp: WinkMethods | null = null
 // Token-level sentiment hits of the last parsed document. wink-nlp only exposes sentence
@@ -51,8 +23,8 @@ interface WinkSentimentModel {
   setter: (px: number[][], ...rest: unknown[]) => void
 }
 
-// Only what sentences and sentiment need: skipping POS tagging and NER roughly halves
-// the per-document cost, which dominates ingest time.
+// Sentences, negation, sentiment and part-of-speech tags (clause attribution reads the
+// noun phrases and verbs). NER is not needed and not run.
 function getNlp(): WinkMethods {
   if (nlp === null) {
     const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
@@ -72,7 +44,7 @@ function getNlp(): WinkMethods {
         }
       },
     }
-    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment'])
+    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment', 'pos'])
   }
   return nlp
 }
@@ -94,6 +66,12 @@ const NOT_BLANK = /\S/u
 // words; wink would otherwise report `1.` as a sentence of its own.
 const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:[-*+•][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]+)?/
 
+/** What a comparative verb says of its subject ("X beats Y": X +0.5; Y gets the opposite). */
+const COMPARATIVE_SCORE = 0.5
+
+/** How many tokens after a negation word it still negates ("not very good": 2). */
+const NEGATION_REACH = 4
+
 /**
  * Sentences of `text` with character offsets into it and their sentiment, from one NLP
  * pass. Lines are split first, then wink-nlp's sentence boundaries within each line.
@@ -114,69 +92,91 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   const its = winkNlp.its
   lastHits = []
   const doc = winkNlp.readDoc(line)
-  const values = doc.tokens().out(its.value) as string[]
-  const negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
-  const spans = doc.sentences().out(its.span) as unknown as [number, number][]
+  let values = doc.tokens().out(its.value) as string[]
+  let negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
+  let pos = doc.tokens().out(its.pos) as string[]
+  let spans = doc.sentences().out(its.span) as unknown as [number, number][]
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
   // token's text in order: wink drops some whitespace-like characters (U+2028, trailing
   // spaces) so summing token and space lengths would drift, while token values are
   // always verbatim slices of the input.
-  const starts = new Array<number>(values.length)
-  const ends = new Array<number>(values.length)
+  let starts = new Array<number>(values.length)
+  let ends = new Array<number>(values.length)
   let cursor = 0
+  let lost = 0
   for (let i = 0; i < values.length; i++) {
     const at = line.indexOf(values[i], cursor)
     starts[i] = at
     ends[i] = at === -1 ? -1 : at + values[i].length
     if (at !== -1) cursor = at + values[i].length
+    else lost++
+  }
+  // Tokens that could not be located (rare) are dropped, so that every token of a
+  // sentence has offsets and clause analysis can use the line's arrays as they are.
+  let hits = lastHits
+  if (lost > 0) {
+    const index = new Array<number>(values.length)
+    let k = 0
+    for (let i = 0; i < values.length; i++) index[i] = starts[i] === -1 ? -1 : k++
+    const keep = (_: unknown, i: number) => starts[i] !== -1
+    values = values.filter(keep)
+    negated = negated.filter(keep)
+    pos = pos.filter(keep)
+    ends = ends.filter(keep)
+    const located = (i: number, step: number, bound: number) => {
+      while (i !== bound && index[i] === -1) i += step
+      return index[i] ?? -1
+    }
+    spans = spans.map(([first, last]): [number, number] => [located(first, 1, last + 1), located(last, -1, first - 1)]).filter(([a, b]) => a !== -1 && b !== -1 && a <= b)
+    hits = lastHits.filter(([first]) => index[first] !== -1).map(([first, last, score]) => [index[first], last, score])
+    starts = starts.filter((at) => at !== -1)
   }
 
   // Token sentiment: wink's lexicon hit (scored on the hit's first token; the setter has
-  // already turned thousandths into [-1, 1]), else the review lexicon for words wink
+  // already turned thousandths into [-1, 1]), else the domain lexicon for words wink
   // leaves neutral.
   const tokenScore = new Array<number>(values.length).fill(0)
-  for (const [first, , score] of lastHits) tokenScore[first] = score
+  for (const [first, , score] of hits) tokenScore[first] = score
   const words = values.map((v) => v.toLowerCase())
   for (let i = 0; i < words.length; i++) {
-    if (NEUTRAL_IN_REVIEWS.has(words[i])) tokenScore[i] = 0
-    else if (tokenScore[i] === 0) tokenScore[i] = REVIEW_LEXICON.get(words[i]) ?? 0
+    if (LEXICON.neutral.has(words[i])) tokenScore[i] = 0
+    else if (tokenScore[i] === 0) tokenScore[i] = LEXICON.scores.get(words[i]) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(words[i]) ?? 0)
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
-    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = EXCESS_SCORE
+    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
+    // wink tags a capitalised word at the start of a fragment as a proper noun
+    // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
+    // adjective.
+    if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
   }
 
   for (let s = 0; s < spans.length; s++) {
-    const [first, last] = spans[s]
-    let startToken = first
-    while (startToken <= last && starts[startToken] === -1) startToken++
-    let endToken = last
-    while (endToken >= startToken && starts[endToken] === -1) endToken--
-    if (startToken > endToken) continue
+    const [startToken, endToken] = spans[s]
     const start = lineStart + starts[startToken]
     const end = lineStart + starts[endToken] + values[endToken].length
     const sentenceText = text.slice(start, end)
 
     let sum = 0
-    let hits = 0
+    let scored = 0
     // wink negates every sentiment word from "not" to the end of the sentence or the
-    // next punctuation; a contrastive conjunction also ends the scope ("not cheap but
-    // great": great stays positive), so a flag only counts if a negation word precedes
-    // the token within its clause.
-    let cueInClause = false
+    // next punctuation. A flag only counts if a negation word precedes the token closely
+    // (at most NEGATION_REACH tokens, VADER's window) within its clause: a contrast
+    // ("not cheap but great") or a new clause ("do not have empathy, and when you ask the
+    // procedures are slow") ends the scope.
+    let cueAt = -1
     for (let t = startToken; t <= endToken; t++) {
-      if (starts[t] === -1) continue
       const word = words[t]
-      if (isScopeBreak(word)) cueInClause = false
-      else if (isNegationCue(word)) cueInClause = true
-      if (tokenScore[t] !== 0 && negated[t] && cueInClause) tokenScore[t] = -tokenScore[t]
+      if (isScopeBreak(word)) cueAt = -1
+      else if (isNegationCue(word)) cueAt = t
+      if (tokenScore[t] !== 0 && negated[t] && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
-        hits++
+        scored++
       }
     }
-    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, word: words, score: tokenScore }
-    const sentiment = clampUnit(hits === 0 ? 0 : sum / hits)
+    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore }
+    const sentiment = clampUnit(scored === 0 ? 0 : sum / scored)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { analyzeResponse } from '../../src/analysis/analyze-response.js'
-import { scoreBrandsInSentence } from '../../src/analysis/clauses.js'
+import { describeStructure, scoreBrandsInSentence } from '../../src/analysis/clauses.js'
 import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
 import { scoreSentences, textSentiment } from '../../src/analysis/sentiment.js'
 
@@ -124,10 +124,75 @@ describe('scoreBrandsInSentence', () => {
     ])
   })
 
-  it('gives a single-brand sentence without comparisons the sentence score', () => {
+  it('gives a single-brand sentence whose every clause is about the brand the sentence score', () => {
     const text = 'Notion is excellent and I love it, although setup took a while.'
     const [sentence] = scoreSentences(text)
     const scores = scoreBrandsInSentence(sentence, [{ brandId: 'n', start: 0, end: 6 }])
     expect(scores.get('n')).toBeCloseTo(sentence.sentiment, 12)
+  })
+})
+
+/** Sign of one target's sentiment when it alone is configured (as a customer has it: the other names are not brands). */
+function alone(text: string, target: string): number {
+  const analysis = analyzeResponse({ content: text }, compileBrandMatcher([{ id: target, name: target, aliases: [], domain: null }]))
+  return Math.sign(analysis.mentions[0]?.sentiment ?? NaN)
+}
+
+describe('attribution from the sentence structure, whatever else is configured', () => {
+  it('keeps a clause about another name away from the brand (issue 30)', () => {
+    const text = 'Notion is great for teams, but Asana is pricey.'
+    expect(alone(text, 'Asana')).toBe(-1)
+    expect(alone(text, 'Notion')).toBe(1)
+  })
+
+  it('treats any noun phrase as a subject of its own', () => {
+    expect(alone('The food was great but the service was awful.', 'service')).toBe(-1)
+    expect(alone('The food was great but the service was awful.', 'food')).toBe(1)
+    expect(alone('We came across this restaurant by accident on our way home and thoroughly enjoyed our meal.', 'meal')).toBe(1)
+  })
+
+  it('does not praise a noun phrase for a verdict on another one', () => {
+    // "dim" is in no lexicon: the screen is not praised for the battery.
+    expect(alone('Great battery life, but the screen is dim.', 'screen')).toBe(0)
+    expect(alone('Great battery life, but the screen is dim.', 'battery life')).toBe(1)
+  })
+
+  it('compares against names that are not configured', () => {
+    expect(alone('Trello is easier than Jira for small teams.', 'Jira')).toBe(-1)
+    expect(alone('Unlike Jira, Trello is simple to set up.', 'Jira')).toBe(-1)
+    expect(alone('Asana beats Trello for big projects.', 'Trello')).toBe(-1)
+    expect(alone('Asana beats Trello for big projects.', 'Asana')).toBe(1)
+    expect(alone('Asana lags behind Trello.', 'Trello')).toBe(1)
+  })
+
+  it('gives a relative clause to the phrase it describes', () => {
+    expect(alone('Asana is more reliable than ClickUp, which has frequent bugs.', 'ClickUp')).toBe(-1)
+    expect(alone('Kalotor is excellent for teams that hate clutter.', 'Kalotor')).toBe(1)
+  })
+
+  it('reads "its …" as an aspect of the current subject, "our …" as not', () => {
+    expect(alone("Intercom's chat is excellent, but its pricing is confusing.", 'Intercom')).toBe(-1)
+    expect(alone('The service was rather slow but our waiter was very pleasant.', 'service')).toBe(-1)
+  })
+
+  it('ends negation at the clause and after a few words', () => {
+    expect(alone('Asana is not cheap, but Trello is excellent.', 'Trello')).toBe(1)
+    expect(alone('Asana is not cheap, but Trello is excellent.', 'Asana')).toBe(-1)
+    expect(textSentiment('They do not have empathy for their clients, and the procedures are very slow.')).toBeLessThan(0)
+  })
+
+  it('leaves conditions and the brand name itself out', () => {
+    expect(alone('Zendesk is easy to reach if something goes wrong.', 'Zendesk')).toBe(1)
+    expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
+  })
+
+  it('finds the structure without knowing the brands', () => {
+    // Clauses [kind| …] with noun phrases (…):role+flags — s subject, E a name, S "its …".
+    // "Notion" opens the sentence, so the text alone does not make it a name (it might be
+    // "Setup"); as a configured brand it is one. wink tags "crashes" a noun here, which
+    // changes nothing: the relative clause is the app's.
+    const [sentence] = scoreSentences('Notion is great, but its mobile app, which crashes often, is slower than Trello.')
+    expect(describeStructure(sentence)).toBe('[main| (notion):s is great] [contrast*| (its mobile app):sS] [relative| (crashes):s often] [main| is slower] [foil| (trello):sE .]')
+    expect(alone('Notion is great, but its mobile app, which crashes often, is slower than Trello.', 'Trello')).toBe(1)
   })
 })

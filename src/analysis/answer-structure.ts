@@ -1,0 +1,159 @@
+// The layout of a markdown answer, for brand sentiment (docs/analysis.md): AI answers
+// put a product in a heading, a numbered item or a bold lead and say what they think of it
+// in the lines below ("- Excellent battery life", "Cons: heavy"). A line that leads a
+// block owns the lines under it up to the next line at its own level or above; list
+// labels ("Pros:", "Cons:") weigh their items; a bare spec listing ("RAM: 16GB") says
+// nothing good or bad.
+import type { ScoredSentence } from './sentence-types.js'
+import { LEXICON } from './sentiment-lexicon.js'
+
+export type BlockWeight = 'pros' | 'cons' | null
+
+export interface SentenceLayout {
+  /** indexes of the sentences that lead the blocks this sentence sits in (innermost last) */
+  leads: number[]
+  /** inside a "Pros:" or "Cons:" list */
+  weight: BlockWeight
+  /** a bare spec listing: neutral whatever its words */
+  spec: boolean
+  /** a "Pros:"/"Cons:" label itself: it names a list, it does not judge */
+  label: boolean
+}
+
+interface Line {
+  start: number
+  end: number
+  /** lower is an outer level: headings 1–6, items and bold leads 10+indent, bullets 20+indent, body text 100 */
+  rank: number
+  /** a heading, a numbered item or a line opening with a bold span: it can own a block */
+  lead: boolean
+  /** "Pros:"/"Cons:" label line (the items under it are weighted) */
+  label: BlockWeight
+  /** a label followed by its items on the same line ("**Cons:** heavy, loud") */
+  inlineLabel: BlockWeight
+  blank: boolean
+}
+
+const LINE = /[^\n\r\u2028\u2029]*(?:\r\n|[\n\r\u2028\u2029]|$)/g
+const HEADING = /^ {0,3}(#{1,6})[ \t]+/
+const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
+const BULLET = /^([ \t]*)[-*+•][ \t]+/
+const BOLD_LEAD = /^(?:\*\*|__)[^*_\n]+?(?:\*\*|__)/
+const QUOTE = /^[ \t]*(?:>[ \t]*)+/
+// Label text: markup, emoji and a trailing colon stripped ("✅ **Pros:**" → "pros").
+const LABEL_NOISE = /[*_#>`~[\]()]|\p{Extended_Pictographic}|\uFE0F/gu
+
+function labelOf(text: string): BlockWeight {
+  const label = text
+    .replace(LABEL_NOISE, '')
+    .trim()
+    .replace(/[:：]$/, '')
+    .trim()
+    .toLowerCase()
+  if (LEXICON.blocks.pros.has(label)) return 'pros'
+  if (LEXICON.blocks.cons.has(label)) return 'cons'
+  return null
+}
+
+function readLines(content: string): Line[] {
+  const lines: Line[] = []
+  let previousBlank = true
+  for (const m of content.matchAll(LINE)) {
+    if (m[0] === '' && m.index >= content.length) break
+    const raw = m[0].replace(/[\n\r\u2028\u2029]+$/, '')
+    const start = m.index
+    const end = start + raw.length
+    const text = raw.replace(QUOTE, '')
+    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, blank: !/\S/.test(text) }
+    let body = text
+    const heading = HEADING.exec(text)
+    const numbered = NUMBERED.exec(text)
+    const bullet = BULLET.exec(text)
+    if (heading) {
+      line.rank = heading[1].length
+      line.lead = true
+      body = text.slice(heading[0].length)
+    } else if (numbered) {
+      line.rank = 10 + indent(numbered[1])
+      line.lead = true
+      body = text.slice(numbered[0].length)
+    } else if (bullet) {
+      line.rank = 20 + indent(bullet[1])
+      body = text.slice(bullet[0].length)
+      line.lead = BOLD_LEAD.test(body)
+    } else if (BOLD_LEAD.test(text)) {
+      line.rank = 10
+      line.lead = true
+    } else if (!line.blank && !/^[ \t]/.test(text)) {
+      // A paragraph at the margin ends the list above it, unless it follows a line
+      // directly (markdown's lazy continuation: it belongs to the block it continues).
+      line.rank = previousBlank ? 10 : 11
+    }
+    previousBlank = line.blank
+    // "Pros:" alone, or "**Pros:** light, fast" with its items on the line.
+    const whole = labelOf(body)
+    if (whole) line.label = whole
+    else {
+      const colon = /^([^:：]{1,40})[:：]/.exec(body)
+      if (colon) line.inlineLabel = labelOf(colon[1])
+    }
+    lines.push(line)
+  }
+  return lines
+}
+
+function indent(spaces: string): number {
+  let n = 0
+  for (const ch of spaces) n += ch === '\t' ? 4 : 1
+  return Math.min(n, 9)
+}
+
+/**
+ * For each sentence, the leads of the blocks around it, the Pros/Cons weight and whether
+ * it is a spec listing. `sentences` are scoreSentences(content).
+ */
+export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
+  const lines = readLines(content)
+  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false }))
+  // The first sentence of each lead line; blocks open at a lead line and close at the next
+  // non-blank line of the same rank or an outer one.
+  const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
+  let s = 0
+  for (const line of lines) {
+    if (line.blank) continue
+    if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
+    while (s < sentences.length && sentences[s].end <= line.start) s++
+    const first = s
+    const enclosing = stack.map((b) => b.sentence).filter((i) => i >= 0)
+    const weight = [...stack].reverse().find((b) => b.label !== null)?.label ?? null
+    for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
+      out[k].leads = enclosing
+      out[k].weight = line.inlineLabel ?? weight
+      out[k].spec = isSpecListing(sentences[k])
+      out[k].label = line.label !== null
+    }
+    const leadSentence = first < sentences.length && sentences[first].start < line.end ? first : -1
+    if (line.label && line.rank > 6) {
+      // A label sits inside the block it is in (its items belong to that block's owner)
+      // and ends the label before it: "1. Notion" / "**Pros:**" / "- fast" / "**Cons:**".
+      while (stack.length > 0 && stack[stack.length - 1].label !== null) stack.pop()
+      stack.push({ rank: (stack[stack.length - 1]?.rank ?? 0) + 1, sentence: -1, label: line.label })
+    } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
+  }
+  return out
+}
+
+/**
+ * "RAM: 16GB", "Screen: 14-inch Full HD", "Price: $579": a label, a colon and a value
+ * with a number, and no verb. Such lines describe, they do not judge.
+ */
+export function isSpecListing(sentence: ScoredSentence): boolean {
+  const m = /^[^:：]{1,30}[:：]\s*(.+)$/su.exec(sentence.text)
+  if (!m || !/\d/.test(m[1])) return false
+  const tokens = sentence.tokens
+  if (!tokens) return true
+  for (let t = tokens.from; t <= tokens.to; t++) {
+    if (tokens.pos[t] === 'VERB') return false
+  }
+  return true
+}

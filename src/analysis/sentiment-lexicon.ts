@@ -1,0 +1,59 @@
+// Beacon's domain lexicon (docs/analysis.md): data/sentiment-lexicon.json, one entry per
+// word with the reason it is there. wink-nlp stays the source of sentiment; these entries
+// only fill its gaps for product answers ("pricey", "clunky", "easier"), neutralise words
+// it misreads there ("support"), and name the verbs that compare ("X beats Y").
+import { readFileSync } from 'node:fs'
+
+interface LexiconFile {
+  scores: { word: string; score: number; reason: string }[]
+  neutral: { word: string; reason: string }[]
+  comparatives: { word: string; direction: 1 | -1; reason: string }[]
+  excess: { score: number; reason: string }
+  blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
+  sections: { titles: string[]; reason: string }
+}
+
+export interface SentimentLexicon {
+  /** word → score on wink's scale, for words wink leaves neutral */
+  scores: ReadonlyMap<string, number>
+  /** words wink scores that are neutral in product answers */
+  neutral: ReadonlySet<string>
+  /** verbs that rank their subject above (1) or below (-1) their object */
+  comparatives: ReadonlyMap<string, 1 | -1>
+  /** score of "too <word>" */
+  excess: number
+  /** list labels whose items are praise / complaints, lower-cased, and the floor they give */
+  blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
+  /** heading titles that name a section, not a product (lower-cased) */
+  sections: ReadonlySet<string>
+}
+
+/** Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1]). */
+export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentiment-lexicon.json', import.meta.url), 'utf8')): SentimentLexicon {
+  const raw = JSON.parse(json) as LexiconFile
+  const scores = new Map<string, number>()
+  for (const e of raw.scores) {
+    if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a reason`)
+    if (!(e.score >= -1 && e.score <= 1) || e.score === 0) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a non-zero score in [-1, 1]`)
+    if (scores.has(e.word)) throw new Error(`sentiment-lexicon.json: "${e.word}" is listed twice`)
+    scores.set(e.word, e.score)
+  }
+  for (const e of [...raw.neutral, ...raw.comparatives]) {
+    if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a reason`)
+  }
+  return {
+    scores,
+    neutral: new Set(raw.neutral.map((e) => e.word)),
+    comparatives: new Map(raw.comparatives.map((e) => [e.word, e.direction])),
+    excess: raw.excess.score,
+    blocks: {
+      pros: new Set(raw.blocks.pros.labels),
+      cons: new Set(raw.blocks.cons.labels),
+      prosScore: raw.blocks.pros.score,
+      consScore: raw.blocks.cons.score,
+    },
+    sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
+  }
+}
+
+export const LEXICON: SentimentLexicon = loadSentimentLexicon()

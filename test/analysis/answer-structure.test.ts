@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { analyzeResponse } from '../../src/analysis/analyze-response.js'
+import { isSpecListing, layoutOf } from '../../src/analysis/answer-structure.js'
+import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
+import { scoreSentences } from '../../src/analysis/sentiment.js'
+import { loadSentimentLexicon, LEXICON } from '../../src/analysis/sentiment-lexicon.js'
+
+const brands: BrandTerms[] = ['Notion', 'Asana', 'Trello', 'Jira'].map((name) => ({ id: name, name, aliases: [], domain: null }))
+const matcher = compileBrandMatcher(brands)
+const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
+
+describe('answer layout: a lead naming a brand owns its body', () => {
+  it('gives a numbered item the bullets under it, up to the next item', () => {
+    const content = ['## Picks', '', '1. **Notion**', '   - Excellent templates', '   - Delightful editor', '2. **Asana**', '   - Clunky and slow'].join('\n')
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBeLessThan(-0.05)
+  })
+
+  it('gives a heading the paragraphs under it, up to the next heading of its level', () => {
+    const content = ['### Trello', 'It is simple and friendly.', 'Boards are intuitive.', '### Jira', 'Configuration is convoluted.'].join('\n')
+    const s = sentiments(content)
+    expect(s.Trello).toBeGreaterThan(0.05)
+    expect(s.Jira).toBeLessThan(-0.05)
+  })
+
+  it('gives a bold lead bullet its sub-bullets, not its siblings', () => {
+    const content = ['- **Notion** – workspace', '  - Excellent templates', '- **Asana** – tasks', '  - Pricey for small teams'].join('\n')
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBeLessThan(-0.05)
+  })
+
+  it('keeps a body sentence about another name with that name', () => {
+    // (A single capitalised word opening a sentence is read as an ordinary word — "Setup
+    // is easy" — so the other name here is one that looks like a name.)
+    const content = ['1. **Notion**', '   - HubSpot is pricey for small teams.', '   - Setup is easy.'].join('\n')
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    const [, , setup] = scoreSentences(content)
+    expect(sentiments(content).Notion).toBeCloseTo((0 + setup.sentiment) / 2, 12)
+  })
+
+  it('lets a lead that names something else own its body, and a topic heading pass it through', () => {
+    // "Linear" is not configured, but it names something: its body is not Notion's.
+    const named = ['## Notion', '### Linear', '- Excellent and fast'].join('\n')
+    expect(sentiments(named).Notion).toBe(0)
+    const topic = ['## Notion', '### Pricing', '- Excellent value'].join('\n')
+    expect(sentiments(topic).Notion).toBeGreaterThan(0.05)
+  })
+
+  it('weighs "Pros:" and "Cons:" items, even when their words are neutral', () => {
+    const pros = ['**Trello**', '**Pros:**', '- Kanban boards', '- Power-ups'].join('\n')
+    expect(sentiments(pros).Trello).toBeCloseTo((0 + LEXICON.blocks.prosScore * 2) / 3, 12)
+    const cons = ['**Jira**', 'Cons: heavy, many settings'].join('\n')
+    expect(sentiments(cons).Jira).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
+  })
+
+  it('reads a bare spec listing as neutral and does not let it dilute', () => {
+    const content = ['1. **Asana**', '   * RAM: 16GB', '   * Price: $10.99 per user', '   * Great timeline view'].join('\n')
+    const [lead, ...body] = scoreSentences(content)
+    expect(body.map(isSpecListing)).toEqual([true, true, false])
+    const great = body[2].sentiment
+    expect(sentiments(content).Asana).toBeCloseTo((lead.sentiment + great) / 2, 12)
+  })
+
+  it('finds leads, labels and weights line by line', () => {
+    const content = ['# Tools', '1. **Notion**', '   **Pros:**', '   - Fast', '   **Cons:**', '   - Heavy', '2. **Asana**', '', 'Plain closing words.'].join('\n')
+    const sentences = scoreSentences(content)
+    const layout = layoutOf(content, sentences)
+    const at = (text: string) => layout[sentences.findIndex((s) => s.text === text)]
+    expect(at('Fast')).toMatchObject({ leads: [0, 1], weight: 'pros' })
+    expect(at('Heavy')).toMatchObject({ leads: [0, 1], weight: 'cons' })
+    expect(at('**Pros:**')).toMatchObject({ label: true })
+    // A paragraph at the left margin ends the list: it is the heading's, not item 2's.
+    expect(at('Plain closing words.')).toMatchObject({ leads: [0], weight: null })
+  })
+})
+
+describe('the domain lexicon', () => {
+  it('has a reason for every entry and scores on wink’s scale', () => {
+    const raw = JSON.parse(readLexicon()) as { scores: { word: string; score: number; reason: string }[] }
+    expect(raw.scores.length).toBeGreaterThan(50)
+    for (const e of raw.scores) {
+      expect(e.reason.trim().length, e.word).toBeGreaterThan(5)
+      expect(Math.abs(e.score), e.word).toBeLessThanOrEqual(1)
+    }
+  })
+
+  it('rejects an entry without a reason, a zero score or a word listed twice', () => {
+    const base = {
+      neutral: [],
+      comparatives: [],
+      excess: { score: -0.4, reason: 'x' },
+      blocks: { pros: { labels: [], score: 0.3, reason: 'x' }, cons: { labels: [], score: -0.3, reason: 'x' } },
+    }
+    expect(() => loadSentimentLexicon(JSON.stringify({ ...base, scores: [{ word: 'meh', score: -0.2, reason: '' }] }))).toThrow(/needs a reason/)
+    expect(() => loadSentimentLexicon(JSON.stringify({ ...base, scores: [{ word: 'meh', score: 0, reason: 'r' }] }))).toThrow(/non-zero score/)
+    expect(() =>
+      loadSentimentLexicon(
+        JSON.stringify({
+          ...base,
+          scores: [
+            { word: 'meh', score: -0.2, reason: 'r' },
+            { word: 'meh', score: -0.3, reason: 'r' },
+          ],
+        }),
+      ),
+    ).toThrow(/twice/)
+  })
+})
+
+function readLexicon(): string {
+  // The file the analysis loads, read the same way.
+  return readFileSync(new URL('../../src/analysis/data/sentiment-lexicon.json', import.meta.url), 'utf8')
+}
