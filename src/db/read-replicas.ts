@@ -16,7 +16,7 @@ import type pg from 'pg'
 import { connect, type Connection } from './dialect.js'
 import type { DB } from './database.js'
 import type { Database } from './schema.js'
-import { APP_ROLE, type ScopedTransaction } from './tenant-scope.js'
+import { APP_ROLE, rollbackQuietly, type ScopedTransaction } from './tenant-scope.js'
 import { prepared } from './prepared-statements.js'
 
 // A replica that failed is left alone this long before a request tries it again.
@@ -165,10 +165,7 @@ export class ReadReplicas {
         if (version === undefined || version < minVersion) throw new ReplicaBehindError(version, minVersion)
         return { trx, replica }
       } catch (error) {
-        await trx
-          .rollback()
-          .execute()
-          .catch(() => {})
+        await rollbackQuietly(trx)
         throw error
       }
     })
