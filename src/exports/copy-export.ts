@@ -189,6 +189,10 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
     await client.query('begin transaction isolation level repeatable read, read only')
     // float8's text as the shortest that reads back (the default since PostgreSQL 12).
     await client.query('set local extra_float_digits = 1')
+    // A file in order gains nothing from parallel workers (a gather merge of index scans
+    // then a sort), and on a busy machine they take the cores the file is waiting for. A
+    // cursor never had them; this keeps the plan the cursor had.
+    await client.query('set local max_parallel_workers_per_gather = 0')
     if (scope.role) await client.query(`set local role ${client.escapeIdentifier(scope.role)}`)
     await client.query(`select set_config('app.workspace_id', $1, true)`, [scope.workspaceId])
     await check?.(client)
