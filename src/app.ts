@@ -16,6 +16,7 @@ import { REDACTED, redactUrl } from './http/redact.js'
 import { apiV1Routes } from './routes/api/v1/index.js'
 import { healthRoutes } from './routes/health.js'
 import { bypassesRowSecurity, canUseAppRole } from './db/tenant-scope.js'
+import { ReadReplicas } from './db/read-replicas.js'
 import { startJobs } from './start-jobs.js'
 import type { JobRuntime } from './jobs/job-runtime.js'
 import { checkStoredCredentials } from './collection/credentials.js'
@@ -31,6 +32,8 @@ declare module 'fastify' {
     database: DatabaseHandle
     /** background jobs: queue them from any instance, run them where config.jobsWorker */
     jobs: JobRuntime
+    /** DATABASE_READ_URLS: read replicas for analytics reads and exports (PostgreSQL only) */
+    readReplicas?: ReadReplicas
   }
 }
 
@@ -222,6 +225,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const useRole = scoped && (await canUseAppRole(database.db))
   if (scoped && !useRole) app.log.warn('service role beacon_app is not usable: row-level security applies only if the connecting role is not a superuser')
   const rowLevelSecurity = { scoped, useRole, lookupFirst: scoped && (await bypassesRowSecurity(database.db)) }
+  if (scoped && config.databaseReadUrls.length) {
+    const replicas = await ReadReplicas.open(config.databaseReadUrls, { poolSize: config.databasePoolSize, searchPath: database.searchPath, useRole })
+    app.decorate('readReplicas', replicas)
+    app.addHook('onClose', () => replicas.close())
+  }
   await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity })
   await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity })
   return app

@@ -8,6 +8,8 @@ export interface Config {
   port: number
   /** undefined = embedded PGlite on disk; 'memory://' = in-memory PGlite; postgres://… = server */
   databaseUrl: string | undefined
+  /** DATABASE_READ_URLS: streaming replicas of that server; analytics reads and exports go to one that has replayed what the request must see */
+  databaseReadUrls: string[]
   dataDir: string
   redisUrl: string | undefined
   logLevel: string
@@ -124,10 +126,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// (a PostgreSQL server) or be memory:// (in-memory PGlite); leave it unset for the embedded database')
   }
+  const databaseReadUrls = (env.DATABASE_READ_URLS ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean)
+  if (databaseReadUrls.some((url) => !/^postgres(ql)?:\/\//.test(url)) || (databaseReadUrls.length > 0 && !databaseUrl?.startsWith('postgres'))) {
+    throw new ConfigError(
+      'DATABASE_READ_URLS must be a comma-separated list of postgres:// URLs of streaming replicas of the server in DATABASE_URL (which must then be a postgres:// URL too)',
+    )
+  }
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl,
+    databaseReadUrls,
     dataDir: env.BEACON_DATA_DIR?.trim() || './data',
     redisUrl: env.REDIS_URL?.trim() || undefined,
     logLevel: env.LOG_LEVEL?.trim() || 'info',

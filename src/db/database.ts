@@ -11,6 +11,8 @@ export interface DatabaseHandle {
   db: DB
   backend: Backend
   connection: Connection
+  /** the schema search path the connections were opened with (tests use one schema per file) */
+  searchPath?: string
   close(): Promise<void>
 }
 
@@ -27,6 +29,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     db,
     backend: connection.backend,
     connection,
+    searchPath: options.searchPath,
     async close() {
       if (closed) return
       closed = true

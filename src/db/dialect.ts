@@ -41,14 +41,21 @@ export interface Connection {
   afterDestroy(): void
 }
 
-export async function connect(options: { databaseUrl: string | undefined; dataDir: string; poolSize: number; searchPath?: string }): Promise<Connection> {
+export async function connect(options: {
+  databaseUrl: string | undefined
+  dataDir: string
+  poolSize: number
+  searchPath?: string
+  /** how long to wait for a new server connection (default 5 s) */
+  connectTimeoutMs?: number
+}): Promise<Connection> {
   const { databaseUrl } = options
   if (databaseUrl && databaseUrl.startsWith('postgres')) {
     configurePgTypes()
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: options.poolSize,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
       options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
     })

@@ -57,13 +57,18 @@ export async function beginScoped(db: DB, options: { useRole: boolean; keyHash?:
     ]
     if (settings.length) await sql`select ${sql.join(settings)}`.execute(trx)
   } catch (error) {
-    await trx
-      .rollback()
-      .execute()
-      .catch(() => {})
+    await rollbackQuietly(trx)
     throw error
   }
   return trx
+}
+
+/** Rolls back a transaction that failed; a rollback that fails too (connection gone) changes nothing. */
+export async function rollbackQuietly(trx: ScopedTransaction): Promise<void> {
+  await trx
+    .rollback()
+    .execute()
+    .catch(() => {})
 }
 
 export async function setScope(trx: DB, name: 'app.workspace_id' | 'app.key_hash', value: string): Promise<void> {

@@ -9,8 +9,10 @@ import type { ConcurrencyGate } from './concurrency-gate.js'
 import { createExportWriter, type ExportWriter } from './csv-writer.js'
 import { resolveExportFilters, type ExportQuery } from './export-filters.js'
 import { peekExportQuota, quotaHeaders, takeExportSlot } from './export-quota.js'
-import type { ExportDefinition } from './export-types.js'
-import { openRowStream, type RowStream } from './row-stream.js'
+import type { ExportDefinition, ExportRow } from './export-types.js'
+import { openRowStream } from './row-stream.js'
+import { copyStatement, startCopy } from './copy-export.js'
+import { requireDataVersion, type ReadReplicas } from '../db/read-replicas.js'
 
 const BUSY_RETRY_SECONDS = 5
 // Characters per write. Large enough to keep per-write overhead low; small enough that
@@ -43,8 +45,17 @@ export interface ExportDownloadContext {
    * waiting for another (with a full pool, that would deadlock until the pool times out).
    */
   endRequestTransaction: () => Promise<void>
-  /** service role for the cursor's transaction under row-level security, when in use */
+  /** service role for the file's transaction under row-level security, when in use */
   role?: string
+  /** replicas the file may be read from, when one has replayed `dataVersion` */
+  readReplicas?: ReadReplicas
+  /** the workspace's data version the request authenticated with */
+  dataVersion?: number
+}
+
+/** The file's data rows as text (the preamble comes from the writer). */
+interface FileBody extends AsyncIterable<string | Buffer> {
+  close(): Promise<void>
 }
 
 export async function startExportDownload(context: ExportDownloadContext, workspaceId: string, definition: ExportDefinition, query: ExportQuery): Promise<ExportDownload> {
@@ -57,15 +68,13 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
         : `Too many exports are being generated on this server right now; retry in ${BUSY_RETRY_SECONDS} s`
     throw new AppError(503, 'export_unavailable', message, { headers: { 'Retry-After': BUSY_RETRY_SECONDS } })
   }
-  let rows: RowStream
+  const writer = exportWriter(definition, query)
+  let rows: FileBody
   let limitHeaders: Record<string, string | number> = {}
   try {
     limitHeaders = quotaHeaders(await takeExportSlot(context.db, workspaceId, definition.type, context.quotaPerHour))
     await context.endRequestTransaction()
-    rows = await openRowStream(context.database, definition.source(context.database.db, workspaceId, filters), {
-      batchSize: definition.batchRows,
-      scope: { workspaceId, role: context.role },
-    })
+    rows = await openFileBody(context, workspaceId, definition, filters, writer)
   } catch (error) {
     releaseSlot()
     if (error instanceof AppError) throw error
@@ -83,7 +92,6 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
     closing ??= rows.close().finally(releaseSlot)
     return closing
   }
-  const writer = exportWriter(definition, query)
   let stallTimer: NodeJS.Timeout | undefined
   const watch = {
     // Armed only while a chunk waits for the client, so a slow query is never taken for a stall.
@@ -102,6 +110,51 @@ export async function startExportDownload(context: ExportDownloadContext, worksp
     void close()
   })
   return { headers: fileHeaders(definition, filters, writer, limitHeaders), body, close }
+}
+
+/**
+ * The data rows of the file. On a PostgreSQL server, PostgreSQL writes them (COPY, see
+ * copy-export.ts), on a replica that has the request's data version when there is one; on
+ * PGlite, keyset pages through the CSV writer.
+ */
+async function openFileBody(
+  context: ExportDownloadContext,
+  workspaceId: string,
+  definition: ExportDefinition,
+  filters: ReturnType<typeof resolveExportFilters>,
+  writer: ExportWriter,
+): Promise<FileBody> {
+  const source = definition.source(context.database.db, workspaceId, filters)
+  const { pool } = context.database.connection
+  if (!pool) return writtenRows(await openRowStream(context.database, source, { batchSize: definition.batchRows }), writer)
+  const statement = copyStatement(source.all(), definition.columns, writer.format)
+  const { readReplicas, dataVersion } = context
+  if (readReplicas && dataVersion !== undefined) {
+    const file = await readReplicas.firstUsable(async (replica, role) =>
+      startCopy(await replica.pool.connect(), statement, { workspaceId, role }, (client) => requireDataVersion(client, workspaceId, dataVersion)),
+    )
+    if (file) return file
+  }
+  return startCopy(await pool.connect(), statement, { workspaceId, role: context.role })
+}
+
+/** Row batches through the writer, in chunks of about CHUNK_CHARS. */
+function writtenRows(rows: AsyncIterable<ExportRow[]> & { close(): Promise<void> }, writer: ExportWriter): FileBody {
+  return {
+    async *[Symbol.asyncIterator]() {
+      // Records per chunk adapt to the row width seen so far, aiming at CHUNK_CHARS.
+      let perChunk = 64
+      for await (const batch of rows) {
+        for (let i = 0; i < batch.length;) {
+          const chunk = writer.records(batch.slice(i, i + perChunk))
+          i += perChunk
+          perChunk = Math.max(1, Math.min(4096, Math.floor((perChunk * CHUNK_CHARS) / Math.max(chunk.length, 1))))
+          yield chunk
+        }
+      }
+    },
+    close: () => rows.close(),
+  }
 }
 
 /**
@@ -154,7 +207,7 @@ export class ExportStalledError extends Error {
  * The file's chunks. A yield returns when the consumer pulls the next chunk: the time in
  * between is the client's, and the stall watch measures just that.
  */
-async function* fileChunks(rows: RowStream, writer: ExportWriter, close: () => Promise<void>, watch: { waiting(): void; resumed(): void }): AsyncGenerator<string> {
+async function* fileChunks(rows: FileBody, writer: ExportWriter, close: () => Promise<void>, watch: { waiting(): void; resumed(): void }): AsyncGenerator<string | Buffer> {
   for await (const chunk of rawChunks(rows, writer, close)) {
     watch.waiting()
     try {
@@ -165,19 +218,10 @@ async function* fileChunks(rows: RowStream, writer: ExportWriter, close: () => P
   }
 }
 
-async function* rawChunks(rows: RowStream, writer: ExportWriter, close: () => Promise<void>): AsyncGenerator<string> {
+async function* rawChunks(rows: FileBody, writer: ExportWriter, close: () => Promise<void>): AsyncGenerator<string | Buffer> {
   try {
     yield writer.preamble()
-    // Records per chunk adapt to the row width seen so far, aiming at CHUNK_CHARS.
-    let perChunk = 64
-    for await (const batch of rows) {
-      for (let i = 0; i < batch.length;) {
-        const chunk = writer.records(batch.slice(i, i + perChunk))
-        i += perChunk
-        perChunk = Math.max(1, Math.min(4096, Math.floor((perChunk * CHUNK_CHARS) / Math.max(chunk.length, 1))))
-        yield chunk
-      }
-    }
+    yield* rows
   } finally {
     await close()
   }

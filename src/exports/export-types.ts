@@ -58,7 +58,7 @@ export interface ExportDefinition {
   /** has_content accepted (chat-responses) */
   hasContentFilter: boolean
   /**
-   * Rows per cursor fetch or keyset page. Rows in flight are the export's memory, and rows
+   * Rows per keyset page (PGlite; a server writes the file itself). Rows in flight are the export's memory, and rows
    * that wait long enough for the next batch get promoted to V8's old space as garbage.
    */
   batchRows: number

@@ -89,6 +89,20 @@ export class PrivatePostgres {
     return cluster
   }
 
+  /**
+   * A hot standby of `primary`, made as operators make one: pg_basebackup -R (a copy of the
+   * data directory plus primary_conninfo and standby.signal), then started on its own port,
+   * streaming WAL from the primary. Not started yet.
+   */
+  static async replicaOf(primary: PrivatePostgres): Promise<PrivatePostgres> {
+    const bin = postgresBinDir()
+    const root = mkdtempSync(join(tmpdir(), 'beacon-faults-replica-'))
+    chownSync(root, uid('postgres'), gid('postgres'))
+    const replica = new PrivatePostgres(root, await freePort(), bin)
+    await replica.asPostgres('pg_basebackup', ['-D', replica.dataDir, '-R', '-X', 'stream', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '--no-sync'])
+    return replica
+  }
+
   get dataDir(): string {
     return join(this.root, 'data')
   }
@@ -111,6 +125,12 @@ export class PrivatePostgres {
   /** Fast shutdown: open sessions are terminated, as in a failover or a restart. */
   async stop(): Promise<void> {
     await this.asPostgres('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '30', 'stop'])
+    this.running = false
+  }
+
+  /** Immediate shutdown: every process of the server ends at once, as in a crash. */
+  async kill(): Promise<void> {
+    await this.asPostgres('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', '-t', '30', 'stop'])
     this.running = false
   }
 

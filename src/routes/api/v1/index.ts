@@ -10,6 +10,7 @@ import { createAuthHook, finishScopedTransaction, type AuthOptions } from '../..
 import { AppError } from '../../../core/errors.js'
 import { refreshPlannerStatistics } from '../../../db/dialect.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
+import { isDataVersionRead, routeReadsToReplicas } from '../../../http/read-routing.js'
 import { aioMetricsRoutes } from './aio-metrics/index.js'
 import { brandsRoutes } from './brands/index.js'
 import { collectionRoutes } from './collection/index.js'
@@ -47,21 +48,15 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   const cache = new ResponseCache(app.config.responseCacheEntries)
   const cacheKeys = new WeakMap<FastifyRequest, string>()
   app.addHook('preHandler', async (request, reply) => {
-    if (
-      request.method !== 'GET' ||
-      request.url.startsWith('/api/v1/exports') ||
-      request.url.startsWith('/api/v1/jobs') ||
-      request.url.startsWith('/api/v1/collection') ||
-      request.url.startsWith('/api/v1/webhooks') ||
-      !request.auth
-    )
-      return
+    if (!isDataVersionRead(request) || !request.auth) return
     const key = ResponseCache.key(request.auth.workspaceId, request.auth.dataVersion, request.url, todayUtc())
     // `Cache-Control: no-cache` asks for a fresh computation (the answer is still stored).
     const hit = /no-cache/i.test(String(request.headers['cache-control'] ?? '')) ? undefined : cache.get(key)
     if (hit !== undefined) return reply.header('content-type', 'application/json; charset=utf-8').header('x-cache', 'hit').send(hit)
     cacheKeys.set(request, key)
   })
+  // Reads the cache did not answer go to a read replica that has the request's data version.
+  if (app.readReplicas) routeReadsToReplicas(app, app.readReplicas, app.database.db)
   app.addHook('onResponse', async (request) => finishScopedTransaction(request, false))
   app.addHook('onRequestAbort', async (request) => finishScopedTransaction(request, false))
   // PGlite has no autovacuum: writes are followed by a look at the planner statistics,

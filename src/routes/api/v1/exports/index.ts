@@ -28,7 +28,7 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ useRole: boolean }> = as
   })
   const gate = createConcurrencyGate(app.config.exportConcurrency, app.config.exportConcurrencyPerWorkspace)
   const config = { access: exportAccess }
-  // The cursor's own transaction takes the service role exactly when request transactions do.
+  // The file's own transaction takes the service role exactly when request transactions do.
   const role = options.useRole ? APP_ROLE : undefined
 
   for (const definition of EXPORT_DEFINITIONS) {
@@ -50,6 +50,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ useRole: boolean }> = as
           db: request.db,
           endRequestTransaction: () => finishScopedTransaction(request, true),
           role,
+          readReplicas: app.readReplicas,
+          dataVersion: request.auth.dataVersion,
         },
         request.auth.workspaceId,
         definition,

@@ -1,0 +1,163 @@
+// On a PostgreSQL server the file is written by COPY (src/exports/copy-export.ts). It must
+// be the same bytes the CSV writer (csv-writer.ts) writes from the same rows: every export
+// type, CSV and TSV with type hints, on text that needs quoting, formula neutralization,
+// JSON escaping and float rounding at its edges.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { randomUUID } from 'node:crypto'
+import fc from 'fast-check'
+import { sql } from 'kysely'
+import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
+import { EXPORT_DEFINITIONS } from '../../src/exports/definitions/index.js'
+import { createExportWriter } from '../../src/exports/csv-writer.js'
+import { resolveExportFilters, type ExportQuery } from '../../src/exports/export-filters.js'
+import { openRowStream } from '../../src/exports/row-stream.js'
+import { createCrlfConverter, roundedFloatCell } from '../../src/exports/copy-export.js'
+import { roundPosition, roundScore, roundSentiment } from '../../src/queries/rounding.js'
+
+describe('COPY output to CRLF records', () => {
+  const csv = 'a,"b\nc",d\n"x""\n",y,\n,,"\n"\nlast,"",z\n'
+  const expected = 'a,"b\nc",d\r\n"x""\n",y,\r\n,,"\n"\r\nlast,"",z\r\n'
+  it('adds a CR to each record end and to no newline inside quotes, wherever the chunks split', () => {
+    const bytes = Buffer.from(csv)
+    for (let a = 0; a <= bytes.length; a++) {
+      for (let b = a; b <= bytes.length; b++) {
+        const convert = createCrlfConverter()
+        const out = [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)].map((chunk) => convert(chunk))
+        expect(Buffer.concat(out).toString()).toBe(expected)
+      }
+    }
+  })
+})
+
+const postgresOnly = testBackends.filter((backend) => backend === 'postgres')
+
+describe.skipIf(postgresOnly.length === 0).each(postgresOnly)('exports written by COPY (%s)', (backend) => {
+  let ctx: TestContext
+  let key: string
+  let workspaceId: string
+  const PERIOD = { date_from: '2026-05-01', date_to: '2026-05-03' }
+
+  beforeAll(async () => {
+    ctx = await createTestContext(backend, { exportQuotaPerHour: 1000 })
+    const tenant = await ctx.tenant()
+    key = tenant.key
+    workspaceId = tenant.workspaceId
+    const db = ctx.database.db
+    await db.insertInto('model').values({ workspace_id: workspaceId, id: 'gpt-4o', provider: 'openai', name: 'GPT-4o' }).execute()
+    // Names and texts that need quoting, escaping or neutralizing in both formats.
+    const brandNames = ['Acme', 'Quote "Co"', 'Comma, Inc', 'Tab\tCo', '=SUM(A1)', 'Back\\slash', 'Ünïcode 🚀', 'Line\nBreak', 'ctrl\u0001char', '@home', '-minus']
+    const brands = brandNames.map((name) => ({ workspace_id: workspaceId, id: randomUUID(), name, is_active: true }))
+    await db.insertInto('brand').values(brands).execute()
+    const promptTexts = ['Plain prompt', '=HYPERLINK("x")', '+1 prompt', '\tTabbed, "quoted"', '\rCR first', 'multi\r\nline']
+    const prompts = promptTexts.map((text, i) => ({ workspace_id: workspaceId, id: randomUUID(), text, tags: i % 2 ? ['a'] : ['b', 'c'] }))
+    await db.insertInto('prompt').values(prompts).execute()
+    const contents = [
+      '',
+      'plain',
+      'comma, here',
+      'quote " here',
+      'tab\there',
+      'crlf\r\nhere',
+      '=1+1',
+      '-5 reasons',
+      '@mention',
+      '\u00e9t\u00e9 🚀',
+      'lone\rcr',
+      'x'.repeat(5000) + '\n',
+    ]
+    const sentiments = [null, 0.0005, -0.0005, 0.1235, -0.1235, 1 / 3, -1 / 3, 0.9995, -0.9995, 1, -1, 0, 0.0015, 0.2675, 1e-7, -1e-7, 0.0045, 0.1 + 0.2]
+    const responses = Array.from({ length: 120 }, (_, i) => ({
+      workspace_id: workspaceId,
+      id: randomUUID(),
+      prompt_id: prompts[i % prompts.length].id,
+      provider: ['openai', 'anthropic', 'google'][i % 3],
+      model: 'gpt-4o',
+      content: contents[i % contents.length],
+      // Same-second pairs, so the id breaks ties.
+      created_at: new Date(Date.UTC(2026, 4, 1 + (i % 3), 10, 0, Math.floor(i / 6))),
+      sentiment: sentiments[i % sentiments.length],
+    }))
+    await db.insertInto('response').values(responses).execute()
+    const mentions = responses.flatMap((response, i) =>
+      brands
+        .filter((_, b) => (i + b) % 3 === 0)
+        .map((brand, p) => ({
+          workspace_id: workspaceId,
+          response_id: response.id,
+          brand_id: brand.id,
+          prompt_id: response.prompt_id,
+          provider: response.provider,
+          model: response.model,
+          created_at: response.created_at,
+          occurrences: 1 + ((i + p) % 4),
+          // Ties in position, ordered by name.
+          position: 1 + Math.floor(p / 2),
+          sentiment: sentiments[(i + p) % sentiments.length],
+        })),
+    )
+    await db.insertInto('mention').values(mentions).execute()
+    const citations = responses.slice(0, 60).map((response, i) => ({
+      workspace_id: workspaceId,
+      response_id: response.id,
+      url: `https://example.com/${i % 2 ? 'a,b' : '"q"'}/${i}`,
+      domain: i % 3 ? 'example.com' : '=evil.com',
+      title: i % 2 ? 'Title, with "quotes"' : '',
+      prompt_id: response.prompt_id,
+      provider: response.provider,
+      model: response.model,
+      created_at: response.created_at,
+    }))
+    await db.insertInto('citation').values(citations).execute()
+    await sql`analyze`.execute(db)
+  }, 120_000)
+  afterAll(() => ctx?.close())
+
+  /** The file as the CSV writer writes it from the definition's rows. */
+  async function writerFile(type: string, query: ExportQuery): Promise<Buffer> {
+    const definition = EXPORT_DEFINITIONS.find((d) => d.type === type)!
+    const excel = definition.formatOptions && query.excel_compatible === true
+    const writer = createExportWriter(definition.columns, { format: excel ? 'tsv' : 'csv', typeHints: definition.formatOptions && query.include_type_hints === true })
+    const rows = await openRowStream(ctx.database, definition.source(ctx.database.db, workspaceId, resolveExportFilters(query)), { batchSize: 7 })
+    let text = writer.preamble()
+    for await (const batch of rows) text += writer.records(batch)
+    return Buffer.from(text)
+  }
+
+  const variants: [string, Partial<ExportQuery>][] = [
+    ['csv', {}],
+    ['tsv with type hints', { excel_compatible: true, include_type_hints: true }],
+    ['csv, tags and providers', { tags: ['a'], models: ['openai', 'google'] }],
+  ]
+  for (const definition of EXPORT_DEFINITIONS) {
+    for (const [label, options] of variants) {
+      if (options.excel_compatible && !definition.formatOptions) continue
+      it(`${definition.type}, ${label}: the same bytes as the writer`, async () => {
+        const query: ExportQuery = { ...PERIOD, ...options }
+        const params = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, Array.isArray(value) ? value.join(',') : String(value)]))
+        const response = await ctx.get(`/api/v1/exports/${definition.type}?${params}`, key)
+        expect(response.statusCode).toBe(200)
+        const expected = await writerFile(definition.type, query)
+        // More than a header: the comparison covers data rows.
+        expect(expected.toString().split('\r\n').length).toBeGreaterThan(4)
+        expect(response.rawPayload.equals(expected)).toBe(true)
+        if (!response.rawPayload.equals(expected)) expect(response.rawPayload.toString()).toBe(expected.toString())
+      })
+    }
+  }
+
+  it('rounds floats exactly as JavaScript does', async () => {
+    const edges = [0.0005, -0.0005, 0.005, -0.005, 0.125, -0.125, 1.005, 2.675, -2.675, 99.995, 1e-9, -1e-9, 0, 123456.789, 0.1 + 0.2, 1 / 3]
+    const values = [
+      ...edges,
+      ...fc.sample(fc.double({ min: -1000, max: 1000, noNaN: true }), 3000),
+      ...fc.sample(fc.integer({ min: -200000, max: 200000 }), 500).map((n) => n / 2000),
+    ]
+    const { rows } = await sql<{ v: number; d2: string; d3: string }>`
+      select v, ${sql.raw(roundedFloatCell('v', 2))} as d2, ${sql.raw(roundedFloatCell('v', 3))} as d3
+      from unnest(${values}::float8[]) with ordinality as u(v, n) order by n`.execute(ctx.database.db)
+    const mismatches = rows.filter(
+      (row, i) => row.d2 !== String(roundScore(values[i])) || row.d3 !== String(roundSentiment(values[i])) || row.d2 !== String(roundPosition(values[i])),
+    )
+    expect(mismatches).toEqual([])
+  })
+})
