@@ -139,6 +139,12 @@ export class MatcherCache<V extends Sized> {
     }
   }
 
+  /** Drops the entry now (a superseded brand set); a pinned one is freed when unpinned. */
+  discard(key: string): void {
+    const entry = this.entries.get(key)
+    if (entry) this.evict(entry)
+  }
+
   /** Empties the cache (tests). */
   clear(): void {
     for (const entry of [...this.entries.values()]) this.evict(entry)

@@ -73,9 +73,12 @@ export async function brandListFingerprint(db: DB, workspaceId: string): Promise
 
 export async function loadBrandMatcher(db: DB, workspaceId: string): Promise<BrandMatcher> {
   const key = `brands:${workspaceId}:${await brandListFingerprint(db, workspaceId)}`
+  const previous = lastKey.get(workspaceId)
   lastKey.delete(workspaceId) // most recently used last
   if (lastKey.size >= REMEMBERED_WORKSPACES) lastKey.delete(lastKey.keys().next().value as string)
   lastKey.set(workspaceId, key)
+  // The workspace's brand list changed: its previous matcher will not be asked for again.
+  if (previous !== undefined && previous !== key) matcherCache.discard(previous)
   const known = matcherCache.get(key) ?? matcherCache.pending(key)
   if (known) return known
   return compileBrandMatcherAsync(key, await loadBrandTerms(db, workspaceId))
