@@ -1,5 +1,5 @@
 // Compiled brand matchers of this process, bounded in bytes (MATCHER_CACHE_MB), least
-// recently used evicted first (issue 33, docs/analysis.md). A matcher's bytes are its
+// recently used evicted first (issue 33; README.md beside this file). A matcher's bytes are its
 // shared buffer, which every analysis thread reads too, so this bound is the matchers'
 // memory for the whole process. A matcher in use (pinned: a batch on the analysis threads,
 // a re-analysis job) is never evicted; a build that cannot fit even after evicting every

@@ -1,13 +1,13 @@
 // Defaults of the analysis memory settings (config.ts reads the environment; this module
-// stays import-light so that config can use it). Measured in docs/analysis.md, issue 33.
+// stays import-light so that config can use it). Figures: README.md beside this file, issue 33.
 import { totalmem } from 'node:os'
 
 const MB = 1024 * 1024
 
 /**
  * MATCHER_CACHE_MB when unset: 1/16 of the machine's memory, between 128 and 512 MB. A
- * workspace at the brand limits compiles to ~75 MB, so 512 MB holds six of them at once;
- * a 24 GB machine gets 512.
+ * workspace at the brand limits compiles to 34 MB (74 MB at the former 200-character
+ * limit), so 512 MB holds 15 of them at once, 128 MB three; a 24 GB machine gets 512.
  */
 export function defaultMatcherCacheMb(totalMemoryBytes = totalmem()): number {
   return Math.min(512, Math.max(128, Math.floor(totalMemoryBytes / MB / 16)))

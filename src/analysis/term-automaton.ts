@@ -4,12 +4,12 @@
 // exceed V8's size limit). Overlap and boundary rules live in mentions.ts; this only
 // finds candidates.
 //
-// Memory (issue 33, docs/analysis.md): at the workspace limits a brand set is ~4.6M trie
-// nodes. One JavaScript array per field and per-node objects cost ~85 bytes a node (390 MB
-// per compiled set, in every thread that compiled it). Here a compiled automaton is four
-// Int32 rows per node in one flat buffer — 16 bytes a node, 74 MB at the limits — that can
-// be a SharedArrayBuffer, so every worker thread reads the same bytes instead of compiling
-// its own copy:
+// Memory (issue 33; figures in README.md beside this file, "Matcher memory"): 500 brands
+// × 50 aliases of 200 characters is ~4.6M trie nodes. One JavaScript array per field cost
+// ~85 bytes a node (390 MB per compiled set, in every thread that compiled it). Here a
+// compiled automaton is four Int32 rows per node in one flat buffer — 16 bytes a node,
+// 74 MB for that set — that can be a SharedArrayBuffer, so every worker thread reads the
+// same bytes instead of compiling its own copy:
 // - nodes are numbered breadth-first with each node's children consecutive and sorted by
 //   code point, so a node's children are the range firstChild[n] .. firstChild[n + 1]
 //   (found by binary search; most nodes have one) and no edge table is needed;

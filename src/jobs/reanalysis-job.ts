@@ -13,7 +13,7 @@ export function reanalysisJob(options: { analyser?: Analyser; batchSize?: number
     // The fingerprint first: an edit committed after it reads as a change at the end.
     const fingerprint = await brandListFingerprint(job.db, job.workspaceId)
     const matcher = await loadBrandMatcher(job.db, job.workspaceId)
-    // Kept in the matcher cache for the whole job (docs/analysis.md): not compiled twice.
+    // Kept in the matcher cache for the whole job (src/analysis/matcher-cache.ts): not compiled twice.
     matcherCache.pin(matcher)
     const done = await (async () => {
       const work = await countReanalysisWork(job.db, job.workspaceId)
