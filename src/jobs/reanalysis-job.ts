@@ -1,6 +1,6 @@
 // The job behind a brand or prompt change (DESIGN §13): re-analysis of the workspace's
 // history in batches, reporting progress after each committed batch.
-import { brandListFingerprint, loadBrandMatcher } from '../ingest/brand-terms.js'
+import { brandListFingerprint, loadBrandMatcher, loadBrandTerms } from '../ingest/brand-terms.js'
 import { matcherCache } from '../analysis/index.js'
 import { countReanalysisWork, reanalyzeWorkspace, REANALYSIS_BATCH, type Analyser } from '../ingest/reanalyze.js'
 import type { JobHandler } from './job-runtime.js'
@@ -12,6 +12,7 @@ export function reanalysisJob(options: { analyser?: Analyser; batchSize?: number
     const started = Date.now()
     // The fingerprint first: an edit committed after it reads as a change at the end.
     const fingerprint = await brandListFingerprint(job.db, job.workspaceId)
+    const brands = await loadBrandTerms(job.db, job.workspaceId)
     const matcher = await loadBrandMatcher(job.db, job.workspaceId)
     // Kept in the matcher cache for the whole job (src/analysis/matcher-cache.ts): not compiled twice.
     matcherCache.pin(matcher)
@@ -29,7 +30,10 @@ export function reanalysisJob(options: { analyser?: Analyser; batchSize?: number
     })().finally(() => matcherCache.unpin(matcher))
     // A brand edit that committed after this job read the brands, while this job was still
     // queued, joined this job instead of queueing its own: run once more for it.
-    const changed = (await brandListFingerprint(job.db, job.workspaceId)) !== fingerprint
+    // The fingerprint moves with any write to a brand row (an icon, is_primary): only a
+    // change of what matching reads needs another run.
+    const changed =
+      (await brandListFingerprint(job.db, job.workspaceId)) !== fingerprint && JSON.stringify(await loadBrandTerms(job.db, job.workspaceId)) !== JSON.stringify(brands)
     const followUp = changed ? await job.enqueue(REANALYSIS) : null
     return {
       responses: done.responses,

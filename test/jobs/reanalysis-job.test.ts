@@ -262,4 +262,38 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
     expect(enqueued).toEqual([REANALYSIS])
     expect(result).toMatchObject({ follow_up_job_id: '00000000-0000-4000-8000-000000000002' })
   })
+
+  it('a cosmetic brand edit during the job (icon, primary) queues no follow-up job', async () => {
+    const t = await ctx.tenant()
+    const id = '00000000-0000-4000-8000-0000000000c1'
+    await ctx.database.db
+      .insertInto('brand')
+      .values({ workspace_id: t.workspaceId, id, name: 'Steady', aliases: ['Steady Co'] })
+      .execute()
+    const enqueued: string[] = []
+    const result = await reanalysisJob()({
+      jobId: '00000000-0000-4000-8000-000000000003',
+      workspaceId: t.workspaceId,
+      db: ctx.database.db,
+      stopping: false,
+      tasks: {
+        send: () => Promise.reject(new Error('the re-analysis job queues no tasks')),
+      },
+      async checkpoint() {
+        // A new row version of the brand (its fingerprint moves), nothing matching reads.
+        await ctx.database.db
+          .updateTable('brand')
+          .set({ icon_url: 'https://steady.example/icon.png', is_primary: true })
+          .where('workspace_id', '=', t.workspaceId)
+          .where('id', '=', id)
+          .execute()
+      },
+      async enqueue(type) {
+        enqueued.push(type)
+        return { id: '00000000-0000-4000-8000-000000000004', state: 'queued' }
+      },
+    })
+    expect(enqueued).toEqual([])
+    expect(result).not.toHaveProperty('follow_up_job_id')
+  })
 })
