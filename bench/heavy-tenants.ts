@@ -69,17 +69,20 @@ console.log(`${BACKEND}: ${WORKSPACES} workspaces × ${BRANDS} brands × ${ALIAS
 let rssMaxSampled = 0
 const sampler = setInterval(() => (rssMaxSampled = Math.max(rssMaxSampled, procStatus().rssMb)), 200)
 
+// A probe that fails (the server cut the connection: its event loop was blocked past the
+// request timeout) counts with the time it took, and is reported.
 const healthz = () =>
-  new Promise<number>((resolve, reject) => {
+  new Promise<{ ms: number; ok: boolean }>((resolve) => {
     const started = performance.now()
-    http.get(`${base}/healthz`, (res) => res.resume().on('end', () => resolve(performance.now() - started))).on('error', reject)
+    const done = (ok: boolean) => resolve({ ms: performance.now() - started, ok })
+    http.get(`${base}/healthz`, (res) => res.resume().on('end', () => done(res.statusCode === 200))).on('error', () => done(false))
   })
 let probing = true
-const probes: { phase: string; ms: number }[] = []
+const probes: { phase: string; ms: number; ok: boolean }[] = []
 let phase = 'setup'
 const prober = (async () => {
   while (probing) {
-    probes.push({ phase, ms: await healthz() })
+    probes.push({ phase, ...(await healthz()) })
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 })()
@@ -162,7 +165,8 @@ probing = false
 await prober
 clearInterval(sampler)
 
-const during = probes.filter((p) => p.phase === 'ingest and re-analysis').map((p) => p.ms)
+const duringProbes = probes.filter((p) => p.phase === 'ingest and re-analysis')
+const during = duringProbes.map((p) => p.ms)
 const result = {
   date: new Date().toISOString(),
   label: process.env.BENCH_LABEL ?? 'current',
@@ -186,6 +190,7 @@ const result = {
   reanalysisJobSeconds: jobSeconds,
   healthzDuringWorkMs: summary(during),
   healthzWorstMs: round(Math.max(...during)),
+  healthzFailed: duringProbes.filter((p) => !p.ok).length,
 }
 console.log(JSON.stringify(result, null, 2))
 mkdirSync('bench/results', { recursive: true })
