@@ -4,11 +4,12 @@
 // the same pure functions run in each worker. Small batches, a pool of size 0, or a pool
 // whose workers cannot start are analysed on the main thread.
 //
-// Memory (issue 33; README.md beside this file, "Matcher memory"): threads are sent a matcher's SharedArrayBuffer, not
-// the brand list, so a brand set is compiled once per process, whatever the number of
-// threads; each thread runs under a heap limit (ANALYSIS_THREAD_HEAP_MB), so a batch that
-// would need more is refused (413 naming the limit) and its thread replaced, while the
-// other batches it had queued run on the replacement.
+// Memory (issue 33; README.md beside this file, "Matcher memory"): threads are sent a
+// matcher's SharedArrayBuffer, not the brand list, so a brand set is compiled once per
+// process, whatever the number of threads; each thread runs under a heap limit
+// (ANALYSIS_THREAD_HEAP_MB), so a batch that would need more is refused (413 naming the
+// limit) and its thread replaced, while the other batches it had queued run on the
+// replacement.
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
