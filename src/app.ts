@@ -24,7 +24,7 @@ import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
-import { sharedAnalysisPool } from './analysis/analysis-pool.js'
+import { configureAnalysisMemory, sharedAnalysisPool } from './analysis/analysis-pool.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,6 +89,7 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options
+  configureAnalysisMemory(config)
   // Keys must never reach the logs: not from the Authorization header, whatever serializer a
   // plugin uses, nor from a URL where a client put one (?api_key=bvk_…). Applied to a logger
   // a caller passes too.

@@ -2,6 +2,7 @@
 // so `npm start` works on a fresh machine; bad values fail fast with a message that
 // says which variable to fix.
 import { availableParallelism } from 'node:os'
+import { DEFAULT_THREAD_HEAP_MB, defaultMatcherCacheMb } from './analysis/memory-limits.js'
 
 export interface Config {
   host: string
@@ -33,6 +34,10 @@ export interface Config {
   responseCacheEntries: number
   /** worker threads that analyse ingested responses; 0 analyses on the main thread */
   analysisThreads: number
+  /** MATCHER_CACHE_MB: memory for compiled brand matchers in this process (shared by its analysis threads), MB */
+  matcherCacheMb: number
+  /** ANALYSIS_THREAD_HEAP_MB: heap limit of each analysis thread, MB; a batch needing more is refused, the thread replaced */
+  analysisThreadHeapMb: number
   /** run background jobs (re-analysis) in this process; false: only queue them for another instance */
   jobsWorker: boolean
   /** PostgreSQL schema of the job queue (pg-boss) */
@@ -153,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     responseCacheEntries: integer(env, 'RESPONSE_CACHE_ENTRIES', 5000, 0, 1_000_000),
     analysisThreads: integer(env, 'ANALYSIS_THREADS', Math.min(availableParallelism(), 4), 0, 64),
+    matcherCacheMb: integer(env, 'MATCHER_CACHE_MB', defaultMatcherCacheMb(), 16, 1_048_576),
+    analysisThreadHeapMb: integer(env, 'ANALYSIS_THREAD_HEAP_MB', DEFAULT_THREAD_HEAP_MB, 64, 1_048_576),
     jobsWorker: boolean(env, 'JOBS_WORKER', true),
     jobsSchema: jobsSchema(env.JOBS_SCHEMA),
     jobsPollSeconds: integer(env, 'JOBS_POLL_SECONDS', 2, 1, 600),

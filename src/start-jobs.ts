@@ -24,11 +24,13 @@ export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads 
 export async function startJobs(
   config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> &
     CollectionSettings &
-    Partial<Pick<Config, 'secretKey' | 'jobsMaintenanceSeconds' | 'collectionAllowPrivate' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>>,
+    Partial<
+      Pick<Config, 'analysisThreadHeapMb' | 'secretKey' | 'jobsMaintenanceSeconds' | 'collectionAllowPrivate' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>
+    >,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
-  const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads)) : undefined
+  const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads), config.analysisThreadHeapMb) : undefined
   setDemoLatency(config.demoLatencyMs)
   setCollectionOutboundPolicy({ allowPrivate: config.collectionAllowPrivate ?? false })
   const runtime = await JobRuntime.start({

@@ -1,34 +1,61 @@
 // A worker thread of the analysis pool (analysis-pool.ts): analyses the responses it is
-// sent with the brand set it is sent, exactly as the main thread would.
+// sent with the brand matcher it is told to use, exactly as the main thread would.
 import { parentPort } from 'node:worker_threads'
 import { analyzeResponse, type ResponseAnalysis } from './analyze-response.js'
-import { compileBrandMatcher, type BrandTerms } from './mentions.js'
+import { BrandMatcher, compileBrandMatcher, type SharedBrandMatcher } from './mentions.js'
 import type { CitationInput } from './citations.js'
 
 export interface AnalysisTask {
   id: number
-  /** the brand set, when it differs from the one this thread was last sent */
-  brands?: BrandTerms[]
+  /** the matcher's id in the main thread */
+  matcherId: number
+  /** its shared buffer, the first time this thread is sent it */
+  matcher?: SharedBrandMatcher
   items: { content: string; citations?: CitationInput[] | null }[]
 }
 
-export type AnalysisReply = { id: number; results: ResponseAnalysis[] } | { id: number; error: string }
+/** The pool no longer sends tasks for this matcher: drop the reference so its buffer can be freed. */
+export interface ForgetMatcher {
+  forget: number
+}
 
-// A workspace at the brand limits has megabytes of terms: the pool sends a brand set once
-// and this thread keeps its compiled matcher until another set arrives.
-let current: ReturnType<typeof compileBrandMatcher> | undefined
+/** Asks for this thread's heap figures. */
+export interface MemoryRequest {
+  memory: number
+}
 
-parentPort?.on('message', (task: AnalysisTask) => {
+export interface ThreadMemory {
+  heapUsed: number
+  heapTotal: number
+  external: number
+  arrayBuffers: number
+  matchers: number
+}
+
+export type AnalysisReply = { id: number; results: ResponseAnalysis[] } | { id: number; error: string } | { memory: number; usage: ThreadMemory }
+
+// Matchers are compiled once, on the main thread, into a SharedArrayBuffer: a thread wraps
+// the buffer it is sent (no copy, no compilation) and keeps it until told to forget it.
+const matchers = new Map<number, BrandMatcher>()
+
+parentPort?.on('message', (message: AnalysisTask | ForgetMatcher | MemoryRequest) => {
+  if ('forget' in message) {
+    matchers.delete(message.forget)
+    return
+  }
+  if ('memory' in message) {
+    const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
+    parentPort?.postMessage({ memory: message.memory, usage: { heapUsed, heapTotal, external, arrayBuffers, matchers: matchers.size } } satisfies AnalysisReply)
+    return
+  }
   let reply: AnalysisReply
   try {
-    if (task.brands) current = compileBrandMatcher(task.brands)
-    const matcher = current
-    if (!matcher) throw new Error('no brand set was sent to this thread')
-    reply = { id: task.id, results: task.items.map((item) => analyzeResponse(item, matcher)) }
+    if (message.matcher) matchers.set(message.matcherId, new BrandMatcher(message.matcher))
+    const matcher = matchers.get(message.matcherId)
+    if (!matcher) throw new Error('this thread was not sent the brand matcher of the task')
+    reply = { id: message.id, results: message.items.map((item) => analyzeResponse(item, matcher)) }
   } catch (error) {
-    // A brand set that failed to compile must not leave the previous one in use.
-    if (task.brands) current = undefined
-    reply = { id: task.id, error: error instanceof Error ? error.message : String(error) }
+    reply = { id: message.id, error: error instanceof Error ? error.message : String(error) }
   }
   parentPort?.postMessage(reply)
 })

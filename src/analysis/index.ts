@@ -6,6 +6,10 @@ export { extractCitations, type Citation, type CitationInput } from './citations
 export {
   BrandMatcher,
   compileBrandMatcher,
+  compileBrandMatcherAsync,
+  configureMatcherCache,
+  matcherCache,
+  matcherCacheStats,
   findMentionMatches,
   findMentions,
   mentionsFromMatches,

@@ -3,7 +3,10 @@
 // they came from; an Aho–Corasick automaton over the folded brand terms then finds every
 // candidate in one pass whose cost does not depend on the number of terms; boundary
 // rules and "earliest start wins, then longest" pick the matches.
-import { TermAutomaton, type HitBuffer } from './term-automaton.js'
+import { createHash } from 'node:crypto'
+import { MatcherCache } from './matcher-cache.js'
+import { defaultMatcherCacheMb } from './memory-limits.js'
+import { automatonBytes, buildAutomaton, planAutomaton, runInSlices, runToEnd, TermAutomaton, type FlatTerms, type HitBuffer } from './term-automaton.js'
 import { findUrlSpans, hostToUnicode, toHostname, type UrlSpan } from './urls.js'
 
 export interface BrandTerms {
@@ -28,19 +31,48 @@ export interface BrandMention {
 }
 
 /**
+ * What another thread needs to use a compiled matcher: the buffer is shared, not copied,
+ * so each worker thread reads the same automaton the main thread built.
+ */
+export interface SharedBrandMatcher {
+  buffer: SharedArrayBuffer
+  /** trie nodes (0: no terms) */
+  nodes: number
+  terms: number
+  brandIds: string[]
+}
+
+let nextMatcherId = 1
+
+/**
  * A brand set compiled for matching; build once per brand set and reuse across responses.
- * Not sent to worker threads (it holds an automaton): a worker rebuilds it from `brands`.
+ * Its automaton and term table live in one SharedArrayBuffer (`shared`), which is what
+ * worker threads are sent (`new BrandMatcher(shared)` there).
  */
 export class BrandMatcher {
-  /** the brand set it was compiled from (worker threads compile their own copy) */
-  readonly brands: readonly BrandTerms[]
-  private readonly terms: readonly Term[]
+  /** unique in this thread: the analysis threads know a matcher by it */
+  readonly id = nextMatcherId++
+  readonly brandIds: readonly string[]
+  readonly shared: SharedBrandMatcher
+  /** bytes of its buffer */
+  readonly bytes: number
   private readonly automaton: TermAutomaton | null
+  /** per term: index of its brand in brandIds */
+  private readonly termBrand: Int32Array
+  /** per term: FREE_START | FREE_END */
+  private readonly termFlags: Int32Array
 
-  constructor(brands: readonly BrandTerms[]) {
-    this.brands = brands
-    this.terms = collectTerms(brands)
-    this.automaton = this.terms.length === 0 ? null : new TermAutomaton(this.terms.map((t) => t.codePoints))
+  /** Compiles `brands` on this thread, or wraps a matcher compiled elsewhere. */
+  constructor(source: readonly BrandTerms[] | SharedBrandMatcher) {
+    const shared = 'buffer' in source ? source : runToEnd(compileSteps(source))
+    this.shared = shared
+    this.brandIds = shared.brandIds
+    this.bytes = shared.buffer.byteLength
+    const { buffer, nodes, terms } = shared
+    const automatonSize = nodes === 0 ? 0 : automatonBytes(nodes, terms)
+    this.automaton = nodes === 0 ? null : new TermAutomaton(buffer, 0, nodes, terms)
+    this.termBrand = new Int32Array(buffer, automatonSize, terms)
+    this.termFlags = new Int32Array(buffer, automatonSize + 4 * terms, terms)
   }
 
   /** Non-overlapping matches in `text`, sorted by start; `urlSpans` are skipped over. */
@@ -49,7 +81,7 @@ export class BrandMatcher {
     if (automaton === null || !text) return []
     const folded = foldText(text, urlSpans)
     const { codePoints, length } = folded
-    const terms = this.terms
+    const { termFlags } = this
     // For each folded start, the best candidate passing its boundaries: the longest, then
     // the brand listed first (lowest term index). Scanning starts in order then gives
     // "earliest start wins, then longest".
@@ -62,9 +94,9 @@ export class BrandMatcher {
       const index = hits[h]
       const start = hits[h + 1]
       const end = hits[h + 2]
-      const term = terms[index]
-      if (!term.freeStart && start > 0 && blocksEdge(codePoints[start - 1])) continue
-      if (!term.freeEnd && end < length && blocksEdge(codePoints[end])) continue
+      const flags = termFlags[index]
+      if ((flags & FREE_START) === 0 && start > 0 && blocksEdge(codePoints[start - 1])) continue
+      if ((flags & FREE_END) === 0 && end < length && blocksEdge(codePoints[end])) continue
       if (end > bestEnd[start] || (end === bestEnd[start] && index < bestTerm[start])) {
         bestEnd[start] = end
         bestTerm[start] = index
@@ -76,48 +108,90 @@ export class BrandMatcher {
     for (let start = 0; start < length; start++) {
       const end = bestEnd[start]
       if (end === 0) continue
-      matches.push({ brandId: terms[bestTerm[start]].brandId, start: folded.from[start], end: folded.to[end - 1] })
+      matches.push({ brandId: this.brandIds[this.termBrand[bestTerm[start]]], start: folded.from[start], end: folded.to[end - 1] })
       start = end - 1
     }
     return matches
   }
 }
 
-interface Term {
-  brandId: string
-  /** folded code points */
-  codePoints: number[]
-  /** the term's first code point needs no boundary before it (CJK) */
-  freeStart: boolean
-  /** the term's last code point needs no boundary after it (CJK, or a final full stop) */
-  freeEnd: boolean
+/** the term's first code point needs no boundary before it (CJK) */
+const FREE_START = 1
+/** the term's last code point needs no boundary after it (CJK, or a final full stop) */
+const FREE_END = 2
+
+/** Grows by doubling; the folded terms of a brand set, written in place. */
+class CodePoints {
+  data = new Int32Array(1024)
+  length = 0
+  push(cp: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2)
+      grown.set(this.data)
+      this.data = grown
+    }
+    this.data[this.length++] = cp
+  }
 }
 
-// A brand's terms: name, aliases and domain. The same (folded) term claimed by two brands
-// goes to the brand listed first: a term cannot be attributed to both without
-// double-counting the text; the automaton keeps the first of equal terms.
-function collectTerms(brands: readonly BrandTerms[]): Term[] {
-  const terms: Term[] = []
-  for (const brand of brands) {
-    for (const raw of brandTermTexts(brand)) {
+interface CollectedTerms {
+  flat: FlatTerms
+  brand: number[]
+  flags: number[]
+}
+
+// A brand's terms: name, aliases and domain, folded, one after another in one array. The
+// same (folded) term claimed by two brands goes to the brand listed first: a term cannot be
+// attributed to both without double-counting the text; the automaton keeps the first of
+// equal terms.
+function* collectTerms(brands: readonly BrandTerms[]): Generator<void, CollectedTerms> {
+  const codePoints = new CodePoints()
+  const offsets: number[] = [0]
+  const brand: number[] = []
+  const flags: number[] = []
+  let folded = 0
+  for (const [b, source] of brands.entries()) {
+    for (const raw of brandTermTexts(source)) {
       // Both Unicode normal forms: `Café` typed with a combining accent must still match.
       for (const text of new Set([raw.normalize('NFC'), raw.normalize('NFD')])) {
-        const codePoints = foldTerm(text)
-        if (codePoints.length === 0) continue
-        const first = codePoints[0]
-        const last = codePoints[codePoints.length - 1]
-        terms.push({
-          brandId: brand.id,
-          codePoints,
-          freeStart: isCjk(first),
-          // "Warner Bros." has already ended its word at the stop: "Warner Bros.Discovery"
-          // and "Warner Bros.'" are mentions.
-          freeEnd: isCjk(last) || last === FULL_STOP,
-        })
+        const start = codePoints.length
+        foldTermInto(text, codePoints)
+        if (codePoints.length === start) continue
+        const first = codePoints.data[start]
+        const last = codePoints.data[codePoints.length - 1]
+        offsets.push(codePoints.length)
+        brand.push(b)
+        // "Warner Bros." has already ended its word at the stop: "Warner Bros.Discovery"
+        // and "Warner Bros.'" are mentions.
+        flags.push((isCjk(first) ? FREE_START : 0) | (isCjk(last) || last === FULL_STOP ? FREE_END : 0))
       }
     }
+    // About a millisecond of folding per step.
+    if (codePoints.length - folded >= 16_384) {
+      folded = codePoints.length
+      yield
+    }
   }
-  return terms
+  return { flat: { codePoints: codePoints.data, offsets: Int32Array.from(offsets), count: brand.length }, brand, flags }
+}
+
+/**
+ * Compiles a brand set into one SharedArrayBuffer: the automaton, then each term's brand
+ * and flags. `reserve` is told the buffer's size before it is allocated (and may refuse).
+ */
+export function* compileSteps(brands: readonly BrandTerms[], reserve: (bytes: number) => void = () => {}): Generator<void, SharedBrandMatcher> {
+  const brandIds = brands.map((b) => b.id)
+  const terms = yield* collectTerms(brands)
+  const count = terms.flat.count
+  if (count === 0) return { buffer: new SharedArrayBuffer(0), nodes: 0, terms: 0, brandIds }
+  const plan = yield* planAutomaton(terms.flat)
+  const bytes = plan.bytes + 8 * count
+  reserve(bytes)
+  const buffer = new SharedArrayBuffer(bytes)
+  yield* buildAutomaton(plan, buffer, 0)
+  new Int32Array(buffer, plan.bytes, count).set(terms.brand)
+  new Int32Array(buffer, plan.bytes + 4 * count, count).set(terms.flags)
+  return { buffer, nodes: plan.nodes, terms: count, brandIds }
 }
 
 function brandTermTexts(brand: BrandTerms): string[] {
@@ -192,20 +266,20 @@ function isSpace(cp: number): boolean {
 
 const isAsciiPunctuation = (cp: number) => (cp >= 0x21 && cp <= 0x2f) || (cp >= 0x3a && cp <= 0x40) || (cp >= 0x5b && cp <= 0x60) || (cp >= 0x7b && cp <= 0x7e)
 
-function foldTerm(text: string): number[] {
-  const out: number[] = []
+/** Appends the folded code points of a term to `out` (nothing for a blank term). */
+function foldTermInto(text: string, out: CodePoints): void {
+  const start = out.length
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number
     if (isSpace(cp)) {
-      if (out.length > 0 && out[out.length - 1] !== SPACE) out.push(SPACE)
+      if (out.length > start && out.data[out.length - 1] !== SPACE) out.push(SPACE)
       continue
     }
     const folded = foldCodePoint(cp)
     if (typeof folded === 'number') out.push(folded)
-    else out.push(...folded)
+    else for (const f of folded) out.push(f)
   }
-  while (out.length > 0 && out[out.length - 1] === SPACE) out.pop()
-  return out
+  while (out.length > start && out.data[out.length - 1] === SPACE) out.length--
 }
 
 interface FoldedText {
@@ -317,25 +391,56 @@ function blocksEdge(cp: number): boolean {
   return classify(cp) === BLOCKS
 }
 
+// ---- compiled matchers, cached ----------------------------------------------------------
+// One cache per process, bounded in bytes (MATCHER_CACHE_MB): see matcher-cache.ts.
+export const matcherCache = new MatcherCache<BrandMatcher>(defaultMatcherCacheMb() * 1024 * 1024)
+
+/** Sets the cache's bound (MATCHER_CACHE_MB); idle matchers over it are evicted now. */
+export function configureMatcherCache(limitMb: number): void {
+  matcherCache.setLimit(limitMb * 1024 * 1024)
+}
+
+export const matcherCacheStats = () => matcherCache.stats()
+
+/** Below this many term characters a brand set compiles in a few milliseconds: no slicing. */
+const SMALL_BRAND_SET_CHARS = 20_000
+
 // Brand sets are usually rebuilt per request from the database, so identity caching alone
 // would miss; a content key catches equal sets, the WeakMap skips building that key.
-const byIdentity = new WeakMap<readonly BrandTerms[], BrandMatcher>()
-const byContent = new Map<string, BrandMatcher>()
-const CONTENT_CACHE_LIMIT = 256
+const keyByIdentity = new WeakMap<readonly BrandTerms[], string>()
 
-/** The compiled matcher for a brand set (cached; equal brand sets share one). */
-export function compileBrandMatcher(brands: readonly BrandTerms[]): BrandMatcher {
-  const known = byIdentity.get(brands)
-  if (known) return known
-  const key = JSON.stringify(brands.map((b) => [b.id, b.name, b.aliases, b.domain]))
-  let matcher = byContent.get(key)
-  if (!matcher) {
-    matcher = new BrandMatcher(brands)
-    if (byContent.size >= CONTENT_CACHE_LIMIT) byContent.delete(byContent.keys().next().value as string)
-    byContent.set(key, matcher)
+function contentKey(brands: readonly BrandTerms[]): string {
+  let key = keyByIdentity.get(brands)
+  if (key === undefined) {
+    key = `content:${createHash('sha1')
+      .update(JSON.stringify(brands.map((b) => [b.id, b.name, b.aliases, b.domain])))
+      .digest('base64')}`
+    keyByIdentity.set(brands, key)
   }
-  byIdentity.set(brands, matcher)
-  return matcher
+  return key
+}
+
+/** The compiled matcher for a brand set (cached; equal brand sets share one), compiled on this thread now. */
+export function compileBrandMatcher(brands: readonly BrandTerms[]): BrandMatcher {
+  return matcherCache.buildNow(contentKey(brands), (reserve) => new BrandMatcher(runToEnd(compileSteps(brands, reserve))))
+}
+
+/**
+ * The compiled matcher cached under `key` (a fingerprint of the brand set), else compiled
+ * from `brands`: a large set in slices of a few milliseconds, so the event loop keeps
+ * answering other requests while it compiles, one large compilation at a time.
+ */
+export function compileBrandMatcherAsync(key: string, brands: readonly BrandTerms[]): Promise<BrandMatcher> {
+  let chars = 0
+  for (const brand of brands) chars += brand.name.length + (brand.domain?.length ?? 0) + (brand.aliases ?? []).reduce((n, alias) => n + alias.length, 0)
+  if (chars < SMALL_BRAND_SET_CHARS) {
+    try {
+      return Promise.resolve(matcherCache.buildNow(key, (reserve) => new BrandMatcher(runToEnd(compileSteps(brands, reserve)))))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+  return matcherCache.build(key, async (reserve) => new BrandMatcher(await runInSlices(compileSteps(brands, reserve))))
 }
 
 function toMatcher(brands: readonly BrandTerms[] | BrandMatcher): BrandMatcher {

@@ -4,10 +4,12 @@ import { migrateToLatest } from '../db/migrate.js'
 import { refreshPlannerStatistics } from '../db/dialect.js'
 import { findWorkspace, type WorkspaceRecord } from '../admin/workspaces.js'
 import { UsageError } from './output.js'
+import { configureAnalysisMemory } from '../analysis/analysis-pool.js'
 
 /** Opens the configured database, migrated, for one command, and always closes it. */
 export async function withDatabase<T>(fn: (database: DatabaseHandle, config: Config) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
   const config = loadConfig()
+  configureAnalysisMemory(config)
   const database = await openDatabase(config)
   try {
     if (options.migrate !== false) await migrateToLatest(database.db)

@@ -2,7 +2,8 @@
 // unchanged; any change that matching would see gives a new matcher, on every backend.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
-import { loadBrandMatcher } from '../../src/ingest/brand-terms.js'
+import { brandListFingerprint, loadBrandMatcher, loadBrandTerms } from '../../src/ingest/brand-terms.js'
+import { matcherCache } from '../../src/analysis/mentions.js'
 
 describe.each(testBackends)('brand matcher cache (%s)', (backend) => {
   let ctx: TestContext
@@ -42,5 +43,25 @@ describe.each(testBackends)('brand matcher cache (%s)', (backend) => {
       expect(next.match(text).length > 0, what).toBe(matches)
       previous = next
     }
+  })
+
+  it("drops the superseded list's matcher from the cache, and reads aliases exactly", async () => {
+    const db = ctx.database.db
+    const { workspaceId } = await ctx.tenant()
+    // An alias holding the separator the loader joins aliases with, one holding a comma and a quote.
+    const aliases = ['Acme\u001eInc', 'Acme, "the" company', '']
+    const id = (await db.insertInto('brand').values({ workspace_id: workspaceId, id: crypto.randomUUID(), name: 'Acme', aliases }).returning('id').executeTakeFirstOrThrow()).id
+    expect(await loadBrandTerms(db, workspaceId)).toEqual([{ id, name: 'Acme', aliases, domain: null }])
+    const key = `brands:${workspaceId}:${await brandListFingerprint(db, workspaceId)}`
+    const first = await loadBrandMatcher(db, workspaceId)
+    expect(matcherCache.get(key)).toBe(first)
+    await db
+      .updateTable('brand')
+      .set({ aliases: ['Acme Corp'] })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute()
+    expect(await loadBrandMatcher(db, workspaceId)).not.toBe(first)
+    expect(matcherCache.get(key)).toBeUndefined()
   })
 })

@@ -234,32 +234,58 @@ describe.each(testBackends)('re-analysis job (%s)', (backend) => {
     expect(await snapshot(ctx.database.db, t.workspaceId)).toEqual(afterJobs)
   })
 
-  it('a brand change that joined the job after it read the brands gets a follow-up job', async () => {
-    const t = await ctx.tenant()
+  /** Runs the job handler directly, `duringCheckpoint` committing an edit while it runs. */
+  async function runJob(workspaceId: string, jobId: string, duringCheckpoint: (enqueued: string[]) => Promise<void>) {
     const enqueued: string[] = []
     const result = await reanalysisJob()({
-      jobId: '00000000-0000-4000-8000-000000000001',
-      workspaceId: t.workspaceId,
+      jobId,
+      workspaceId,
       db: ctx.database.db,
       stopping: false,
       tasks: {
         send: () => Promise.reject(new Error('the re-analysis job queues no tasks')),
       },
-      async checkpoint() {
-        // Commits while the job runs, as an edit whose enqueue joined this (then queued) job.
-        if (!enqueued.length)
-          await ctx.database.db
-            .insertInto('brand')
-            .values({ workspace_id: t.workspaceId, id: '00000000-0000-4000-8000-0000000000b1', name: 'Late' })
-            .onConflict((oc) => oc.doNothing())
-            .execute()
-      },
+      checkpoint: () => duringCheckpoint(enqueued),
       async enqueue(type) {
         enqueued.push(type)
         return { id: '00000000-0000-4000-8000-000000000002', state: 'queued' }
       },
     })
+    return { enqueued, result }
+  }
+
+  it('a brand change that joined the job after it read the brands gets a follow-up job', async () => {
+    const t = await ctx.tenant()
+    const { enqueued, result } = await runJob(t.workspaceId, '00000000-0000-4000-8000-000000000001', async (enqueued) => {
+      // Commits while the job runs, as an edit whose enqueue joined this (then queued) job.
+      if (!enqueued.length)
+        await ctx.database.db
+          .insertInto('brand')
+          .values({ workspace_id: t.workspaceId, id: '00000000-0000-4000-8000-0000000000b1', name: 'Late' })
+          .onConflict((oc) => oc.doNothing())
+          .execute()
+    })
     expect(enqueued).toEqual([REANALYSIS])
     expect(result).toMatchObject({ follow_up_job_id: '00000000-0000-4000-8000-000000000002' })
+  })
+
+  it('a cosmetic brand edit during the job (icon, primary) queues no follow-up job', async () => {
+    const t = await ctx.tenant()
+    const id = '00000000-0000-4000-8000-0000000000c1'
+    await ctx.database.db
+      .insertInto('brand')
+      .values({ workspace_id: t.workspaceId, id, name: 'Steady', aliases: ['Steady Co'] })
+      .execute()
+    const { enqueued, result } = await runJob(t.workspaceId, '00000000-0000-4000-8000-000000000003', async () => {
+      // A new row version of the brand (its fingerprint moves), nothing matching reads.
+      await ctx.database.db
+        .updateTable('brand')
+        .set({ icon_url: 'https://steady.example/icon.png', is_primary: true })
+        .where('workspace_id', '=', t.workspaceId)
+        .where('id', '=', id)
+        .execute()
+    })
+    expect(enqueued).toEqual([])
+    expect(result).not.toHaveProperty('follow_up_job_id')
   })
 })
