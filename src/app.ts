@@ -18,7 +18,7 @@ import { healthRoutes } from './routes/health.js'
 import { bypassesRowSecurity, canUseAppRole } from './db/tenant-scope.js'
 import { startJobs } from './start-jobs.js'
 import type { JobRuntime } from './jobs/job-runtime.js'
-import { checkStoredCredentials } from './collection/credentials.js'
+import { checkStoredSecrets } from './security/sealed-secrets.js'
 import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
@@ -146,9 +146,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const routeCatalog = RouteCatalog.attach(app)
   app.decorate('config', config)
   app.decorate('database', database)
-  // Stored provider keys need the BEACON_SECRET_KEY they were sealed with: refuse to start
-  // without it rather than fail every collection request later.
-  await checkStoredCredentials(database.db, config.secretKey)
+  // Stored secrets need the key they were sealed with: refuse to start without it rather
+  // than fail every collection request and webhook delivery later.
+  const secrets = await checkStoredSecrets(database, config)
+  if (!secrets.checked) app.log.warn('stored secrets not checked: this database role is subject to row-level security and cannot read every workspace')
+  if (secrets.previous > 0) app.log.warn({ previous: secrets.previous }, 'stored secrets still sealed with BEACON_SECRET_KEY_PREVIOUS: run `beacon secrets rekey`')
   const jobs = options.jobs ?? (await startJobs(config, database, { log: app.log }))
   app.decorate('jobs', jobs)
   // Collection schedules fire where jobs run.
