@@ -19,6 +19,7 @@ import { bypassesRowSecurity, canUseAppRole } from './db/tenant-scope.js'
 import { startJobs } from './start-jobs.js'
 import type { JobRuntime } from './jobs/job-runtime.js'
 import { checkStoredSecrets } from './security/sealed-secrets.js'
+import { AuthFailureLimiter } from './auth/auth-failure-limiter.js'
 import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
@@ -105,6 +106,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger === false ? false : options.logger === true || options.logger === undefined ? logging : { ...logging, ...options.logger },
     bodyLimit: config.bodyLimitBytes,
+    // Behind a reverse proxy, client addresses (the per-address limiter) come from X-Forwarded-For.
+    trustProxy: config.trustProxy,
     // Slow clients cannot hold connections: the whole request must arrive within
     // requestTimeoutMs (headers within half of it, at most 20 s), idle sockets close.
     requestTimeout: config.requestTimeoutMs,
@@ -224,7 +227,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const useRole = scoped && (await canUseAppRole(database.db))
   if (scoped && !useRole) app.log.warn('service role beacon_app is not usable: row-level security applies only if the connecting role is not a superuser')
   const rowLevelSecurity = { scoped, useRole, lookupFirst: scoped && (await bypassesRowSecurity(database.db)) }
-  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity })
-  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity })
+  // Requests without a valid key, limited per address before the key lookup, on /api/v1 and /mcp alike.
+  const authFailures = new AuthFailureLimiter({ max: config.authFailuresPerMinute, redis: options.redis, log: app.log })
+  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity, authFailures })
+  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity, authFailures })
   return app
 }

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createAuthHook, finishScopedTransaction, type AuthOptions } from '../auth/authenticate.js'
+import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js'
 import { AppError, errorBody } from '../core/errors.js'
 import { createMcpServer } from './mcp-server.js'
 import type { RouteCatalog } from './route-catalog.js'
@@ -12,12 +13,14 @@ import type { RouteCatalog } from './route-catalog.js'
 export interface McpRoutesOptions {
   catalog: RouteCatalog
   rowLevelSecurity: AuthOptions
+  /** requests without a valid key, limited per address before the lookup (shared with /api/v1) */
+  authFailures?: AuthFailureLimiter
 }
 
 export const MCP_PATH = '/mcp'
 
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
-  const authenticate = createAuthHook(app.database.db, options.rowLevelSecurity)
+  const authenticate = createAuthHook(app.database.db, options.rowLevelSecurity, options.authFailures)
   // Only POST carries MCP messages here; GET (a server-to-client stream) and DELETE (end a
   // session) mean nothing to a stateless server and get 405 without a key check.
   app.addHook('onRequest', async (request, reply) => {
