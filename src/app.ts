@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
@@ -20,6 +19,7 @@ import { startJobs } from './start-jobs.js'
 import type { JobRuntime } from './jobs/job-runtime.js'
 import { checkStoredSecrets } from './security/sealed-secrets.js'
 import { AuthFailureLimiter } from './auth/auth-failure-limiter.js'
+import { registerApiDocs } from './http/api-docs.js'
 import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
@@ -216,7 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       security: [{ bearerAuth: [] }],
     },
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await registerApiDocs(app)
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
