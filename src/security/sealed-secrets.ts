@@ -148,7 +148,7 @@ export async function checkStoredSecrets(database: DatabaseHandle, keys: SecretK
   }
   if (keyProblem && total > 0)
     throw new SecretKeyError(
-      `${total} secret(s) are stored encrypted (${describeUnreadable(unreadable)}), but ${keyProblem}. Start Beacon with the BEACON_SECRET_KEY they were stored with.`,
+      `${total} secret(s) are stored encrypted, but ${keyProblem}. Start Beacon with the BEACON_SECRET_KEY they were stored with. Stored: ${describeUnreadable(unreadable)}.`,
     )
   if (unreadable.length > 0)
     throw new SecretKeyError(
