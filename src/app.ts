@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
@@ -19,7 +18,9 @@ import { bypassesRowSecurity, canUseAppRole } from './db/tenant-scope.js'
 import { ReadReplicas } from './db/read-replicas.js'
 import { startJobs } from './start-jobs.js'
 import type { JobRuntime } from './jobs/job-runtime.js'
-import { checkStoredCredentials } from './collection/credentials.js'
+import { checkStoredSecrets } from './security/sealed-secrets.js'
+import { AuthFailureLimiter } from './auth/auth-failure-limiter.js'
+import { registerApiDocs } from './http/api-docs.js'
 import { startScheduler } from './collection/scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
@@ -109,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger === false ? false : options.logger === true || options.logger === undefined ? logging : { ...logging, ...options.logger },
     bodyLimit: config.bodyLimitBytes,
+    // Behind a reverse proxy, client addresses (the per-address limiter) come from X-Forwarded-For.
+    trustProxy: config.trustProxy,
     // Slow clients cannot hold connections: the whole request must arrive within
     // requestTimeoutMs (headers within half of it, at most 20 s), idle sockets close.
     requestTimeout: config.requestTimeoutMs,
@@ -150,9 +153,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const routeCatalog = RouteCatalog.attach(app)
   app.decorate('config', config)
   app.decorate('database', database)
-  // Stored provider keys need the BEACON_SECRET_KEY they were sealed with: refuse to start
-  // without it rather than fail every collection request later.
-  await checkStoredCredentials(database.db, config.secretKey)
+  // Stored secrets need the key they were sealed with: refuse to start without it rather
+  // than fail every collection request and webhook delivery later.
+  const secrets = await checkStoredSecrets(database, config)
+  if (!secrets.checked) app.log.warn('stored secrets not checked: this database role is subject to row-level security and cannot read every workspace')
+  if (secrets.previous > 0) app.log.warn({ previous: secrets.previous }, 'stored secrets still sealed with BEACON_SECRET_KEY_PREVIOUS: run `beacon secrets rekey`')
   const jobs = options.jobs ?? (await startJobs(config, database, { log: app.log }))
   app.decorate('jobs', jobs)
   // Collection schedules fire where jobs run.
@@ -215,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       security: [{ bearerAuth: [] }],
     },
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await registerApiDocs(app)
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
@@ -231,7 +236,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorate('readReplicas', replicas)
     app.addHook('onClose', () => replicas.close())
   }
-  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity })
-  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity })
+  // Requests without a valid key, limited per address before the key lookup, on /api/v1 and /mcp alike.
+  const authFailures = new AuthFailureLimiter({ max: config.authFailuresPerMinute, redis: options.redis, log: app.log })
+  await app.register(apiV1Routes, { prefix: '/api/v1', redis: options.redis, rowLevelSecurity, authFailures })
+  await app.register(mcpRoutes, { catalog: routeCatalog, rowLevelSecurity, authFailures })
   return app
 }

@@ -3,6 +3,7 @@
 // says which variable to fix.
 import { availableParallelism } from 'node:os'
 import { DEFAULT_THREAD_HEAP_MB, defaultMatcherCacheMb } from './analysis/memory-limits.js'
+import { MIN_SECRET_KEY_LENGTH } from './security/secret-box.js'
 
 export interface Config {
   host: string
@@ -50,6 +51,14 @@ export interface Config {
   jobsMaintenanceSeconds: number
   /** BEACON_SECRET_KEY: encrypts stored provider keys and webhook secrets (src/security/secret-box.ts); unset = such secrets cannot be stored */
   secretKey: string | undefined
+  /** BEACON_SECRET_KEY_PREVIOUS: during a key rotation, opens what the old key sealed until `beacon secrets rekey` re-seals it */
+  secretKeyPrevious: string | undefined
+  /** MCP_ALLOWED_HOSTS: host names /mcp answers to (Host and Origin); undefined = this server's own names; null = any (check off). Loopback names always pass. */
+  mcpAllowedHosts: string[] | null | undefined
+  /** AUTH_FAILURES_PER_MINUTE: requests without a valid key one client address may make per minute before it gets 429 without a key lookup */
+  authFailuresPerMinute: number
+  /** TRUST_PROXY: client addresses come from X-Forwarded-For sent by these proxies (true: any) */
+  trustProxy: boolean | string[]
   /** collection: USD a workspace may spend on provider requests per UTC day (estimate checked before each request) */
   collectionDailyBudgetUsd: number
   /** collection: requests in flight at once per provider, per instance */
@@ -126,6 +135,48 @@ function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): 
   return parts.map(Number)
 }
 
+/** `host`, `host:port` or `[v6]` → the lower-case host name a URL would give (ports never matter here). */
+function hostNames(env: NodeJS.ProcessEnv, name: string): string[] | null | undefined {
+  const raw = env[name]?.trim()
+  if (raw === undefined || raw === '') return undefined
+  if (raw === '*') return null
+  return raw.split(',').map((entry) => {
+    try {
+      const url = new URL(`http://${entry.trim()}`)
+      if (url.pathname !== '/' || url.username || !url.hostname) throw new Error('not a host')
+      return url.hostname
+    } catch {
+      throw new ConfigError(`${name} must be a comma-separated list of host names (e.g. "beacon.example.com,10.0.0.5"), or * for any; "${entry.trim()}" is not a host name`)
+    }
+  })
+}
+
+function trustProxy(raw: string | undefined): boolean | string[] {
+  const value = raw?.trim()
+  if (!value || ['false', '0', 'no'].includes(value.toLowerCase())) return false
+  if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
+  const entries = value.split(',').map((entry) => entry.trim())
+  if (entries.some((entry) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(entry)))
+    throw new ConfigError(`TRUST_PROXY must be true, false, or a comma-separated list of proxy addresses or CIDR ranges (e.g. "127.0.0.1,10.0.0.0/8"); got "${raw}"`)
+  return entries
+}
+
+// The current key is checked when a secret is first stored or opened (a server that stores
+// none needs none); the previous one only makes sense beside it, so it is checked here.
+function previousSecretKey(env: NodeJS.ProcessEnv): string | undefined {
+  const previous = env.BEACON_SECRET_KEY_PREVIOUS?.trim() || undefined
+  if (previous === undefined) return undefined
+  if (!env.BEACON_SECRET_KEY?.trim())
+    throw new ConfigError(
+      'BEACON_SECRET_KEY_PREVIOUS is set but BEACON_SECRET_KEY is not: while rotating, set the new key as BEACON_SECRET_KEY and the old one as BEACON_SECRET_KEY_PREVIOUS',
+    )
+  if (previous.length < MIN_SECRET_KEY_LENGTH)
+    throw new ConfigError(
+      `BEACON_SECRET_KEY_PREVIOUS is too short (${previous.length} characters): it must be the old BEACON_SECRET_KEY, at least ${MIN_SECRET_KEY_LENGTH} characters`,
+    )
+  return previous
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined
   if (databaseUrl && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
@@ -166,6 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsLostAfterSeconds: integer(env, 'JOBS_LOST_AFTER_SECONDS', 60, 3, 86_400),
     jobsMaintenanceSeconds: integer(env, 'JOBS_MAINTENANCE_SECONDS', 60, 1, 3600),
     secretKey: env.BEACON_SECRET_KEY?.trim() || undefined,
+    secretKeyPrevious: previousSecretKey(env),
+    mcpAllowedHosts: hostNames(env, 'MCP_ALLOWED_HOSTS'),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     collectionDailyBudgetUsd: decimal(env, 'COLLECTION_DAILY_BUDGET_USD', 10, 0, 1_000_000),
     collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 4, 1, 256),
     collectionRequestsPerMinute: integer(env, 'COLLECTION_REQUESTS_PER_MINUTE', 120, 1, 1_000_000),

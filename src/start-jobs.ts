@@ -53,6 +53,7 @@ export async function startJobs(
       ...collectionTasks(config),
       [WEBHOOK_DELIVERY]: webhookDeliveryTask({
         secretKey: config.secretKey,
+        secretKeyPrevious: config.secretKeyPrevious,
         allowPrivate: config.webhookAllowPrivate ?? false,
         timeoutMs: config.webhookTimeoutMs ?? 10_000,
         retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,

@@ -9,6 +9,7 @@ import { hashApiKey, isWellFormedApiKey } from './api-keys.js'
 import { APP_ROLE, beginScoped, type ScopedTransaction } from '../db/tenant-scope.js'
 import { prepared } from '../db/prepared-statements.js'
 import { DEFAULT_ACCESS, type AccessRequirement, type Scope, type Tier } from './scopes.js'
+import type { AuthFailureLimiter } from './auth-failure-limiter.js'
 
 export interface AuthContext {
   workspaceId: string
@@ -62,7 +63,36 @@ export interface AuthOptions {
 type KeyRow = Pick<Selectable<ApiKeyTable>, 'id' | 'workspace_id' | 'scopes' | 'expires_at' | 'revoked_at' | 'last_used_at'> &
   Pick<Selectable<WorkspaceTable>, 'tier' | 'data_version'>
 
-export function createAuthHook(shared: DB, options: AuthOptions) {
+/** The bearer token as sent, or undefined: what the failure limiter recognises a key by. */
+function bearerOrUndefined(header: string | undefined): string | undefined {
+  try {
+    return extractBearerToken(header)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The hook identifying a request's key. With `failures`, requests without a valid key are
+ * limited per client address before anything is hashed or looked up (auth-failure-limiter.ts).
+ */
+export function createAuthHook(shared: DB, options: AuthOptions, failures?: AuthFailureLimiter) {
+  const identify = identifyKey(shared, options)
+  if (!failures) return identify
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const token = bearerOrUndefined(request.headers.authorization)
+    failures.check(request.ip, token)
+    try {
+      await identify(request, reply)
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 401) await failures.failed(request.ip, token)
+      throw error
+    }
+    if (token !== undefined) failures.succeeded(token)
+  }
+}
+
+function identifyKey(shared: DB, options: AuthOptions) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const key = extractBearerToken(request.headers.authorization)
     // Garbage and typos stop here, before any query.

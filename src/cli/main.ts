@@ -5,6 +5,7 @@ import { registerKeyCommands } from './commands/key.js'
 import { registerCollectCommands } from './commands/collect.js'
 import { registerMcpCommand } from './commands/mcp.js'
 import { registerRollupCommands } from './commands/rollups.js'
+import { registerSecretsCommands } from './commands/secrets.js'
 import { registerServeCommands } from './commands/serve.js'
 import { registerWorkspaceCommands } from './commands/workspace.js'
 import { reportFailure } from './output.js'
@@ -27,6 +28,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   registerRollupCommands(program)
   registerCollectCommands(program)
   registerMcpCommand(program)
+  registerSecretsCommands(program)
   // Subcommands inherit exitOverride so argument errors reach our handler (exit 2).
   const override = (command: Command) => {
     command.exitOverride()

@@ -59,6 +59,7 @@ export type CollectionSettings = Pick<
   | 'collectionMaxAttempts'
   | 'collectionTaskExpireSeconds'
   | 'secretKey'
+  | 'secretKeyPrevious'
   | 'jobsWorker'
 >
 
@@ -303,7 +304,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
 
   let asked: { answered: ProviderAnswer | AioAnswer } | { stopped: Outcome }
   try {
-    const apiKey = await inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings.secretKey))
+    const apiKey = await inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings))
     const providerKey = free ? 'demo' : target.api === 'openai_compatible' ? `openai_compatible:${target.base_url}` : (target.provider ?? target.serp ?? 'unknown')
     asked = await limits.run(
       providerKey,

@@ -3,7 +3,7 @@
 // copied to another row does not open). Never returned: lists show the name and last 4.
 import type { DB } from '../db/database.js'
 import { AppError } from '../core/errors.js'
-import { SecretBox, SecretKeyError, lastFour } from '../security/secret-box.js'
+import { SecretBox, SecretKeyError, lastFour, type SecretKeys } from '../security/secret-box.js'
 
 export const credentialContext = (workspaceId: string, name: string) => `credential:${workspaceId}:${name}`
 
@@ -79,43 +79,14 @@ export async function resolveApiKey(
   db: DB,
   workspaceId: string,
   target: { credential: string | null; provider: string | null; api: string | null; serp: string | null },
-  secretKey: string | undefined,
+  keys: SecretKeys,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | undefined> {
   if (target.api === 'demo') return undefined
   if (target.credential) {
     const row = await db.selectFrom('collection_credential').select('sealed').where('workspace_id', '=', workspaceId).where('name', '=', target.credential).executeTakeFirst()
-    if (row) return SecretBox.fromSecretKey(secretKey).open(row.sealed, credentialContext(workspaceId, target.credential))
+    if (row) return SecretBox.fromKeys(keys).open(row.sealed, credentialContext(workspaceId, target.credential))
   }
   const variable = ENV_KEYS[target.api === 'openai_compatible' ? 'openai_compatible' : (target.serp ?? target.provider ?? '')]
   return variable ? env[variable]?.trim() || undefined : undefined
-}
-
-/**
- * At start-up: if any credential is stored, BEACON_SECRET_KEY must be set and open them
- * all, or Beacon refuses to start (collection would otherwise fail answer by answer).
- */
-export async function checkStoredCredentials(db: DB, secretKey: string | undefined): Promise<number> {
-  // Every workspace's credentials: the start-up connection reads past row-level security
-  // (it owns the tables, or is a superuser); each row is opened under its own context.
-  const rows = await db.selectFrom('collection_credential').select(['workspace_id', 'name', 'sealed']).execute()
-  if (rows.length === 0) return 0
-  let secretBox: SecretBox
-  try {
-    secretBox = SecretBox.fromSecretKey(secretKey)
-  } catch (error) {
-    throw new SecretKeyError(
-      `${rows.length} provider credential(s) are stored encrypted, but ${error instanceof Error ? error.message : String(error)}. Start Beacon with the BEACON_SECRET_KEY they were stored with.`,
-    )
-  }
-  for (const row of rows) {
-    try {
-      secretBox.open(row.sealed, credentialContext(row.workspace_id, row.name))
-    } catch {
-      throw new SecretKeyError(
-        `BEACON_SECRET_KEY cannot decrypt the stored provider credential "${row.name}" (workspace ${row.workspace_id}): it is not the key the credentials were stored with. Start Beacon with the original key.`,
-      )
-    }
-  }
-  return rows.length
 }

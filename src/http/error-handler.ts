@@ -47,8 +47,19 @@ function validationMessage(error: FastifyError, param: string | undefined): stri
   }
 }
 
-/** Converts anything thrown into the envelope; 5xx bodies never carry internals. */
-export function toAppError(error: FastifyError | AppError | Error): AppError {
+/** `10 MB`, or `256 KB` for limits that are not whole megabytes (tests set small ones). */
+export function formatBytes(bytes: number): string {
+  const MB = 1024 * 1024
+  if (bytes >= MB && bytes % MB === 0) return `${bytes / MB} MB`
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`
+  return `${bytes} bytes`
+}
+
+/**
+ * Converts anything thrown into the envelope; 5xx bodies never carry internals.
+ * `bodyLimit` is the limit that applied to the request (BODY_LIMIT_MB unless a route sets its own).
+ */
+export function toAppError(error: FastifyError | AppError | Error, bodyLimit?: number): AppError {
   if (error instanceof AppError) return error
   if (error instanceof UnavailableError) return new AppError(503, 'service_unavailable', error.message, { headers: { 'Retry-After': 5 } })
   const fastifyError = error as FastifyError
@@ -59,7 +70,11 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'payload_too_large', 'The request body is too large; send at most 1,000 items and 10 MB per request')
+      return new AppError(
+        413,
+        'payload_too_large',
+        `The request body is too large: this server accepts at most ${bodyLimit === undefined ? 'its limit (BODY_LIMIT_MB)' : formatBytes(bodyLimit)} per request; send fewer items per request`,
+      )
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json"')
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -110,7 +125,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
-  let appError = toAppError(error)
+  let appError = toAppError(error, request.routeOptions.bodyLimit)
   if (appError.statusCode === 500 && isDatabaseUnavailable(error)) {
     appError = new AppError(503, 'service_unavailable', 'The database is unavailable; retry shortly', { headers: { 'Retry-After': 5 } })
   }

@@ -5,19 +5,25 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createAuthHook, finishScopedTransaction, type AuthOptions } from '../auth/authenticate.js'
+import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js'
 import { AppError, errorBody } from '../core/errors.js'
+import { allowedHosts, batchTooLarge, hostGuard, jsonRpcError } from './mcp-guard.js'
 import { createMcpServer } from './mcp-server.js'
 import type { RouteCatalog } from './route-catalog.js'
 
 export interface McpRoutesOptions {
   catalog: RouteCatalog
   rowLevelSecurity: AuthOptions
+  /** requests without a valid key, limited per address before the lookup (shared with /api/v1) */
+  authFailures?: AuthFailureLimiter
 }
 
 export const MCP_PATH = '/mcp'
 
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
-  const authenticate = createAuthHook(app.database.db, options.rowLevelSecurity)
+  const authenticate = createAuthHook(app.database.db, options.rowLevelSecurity, options.authFailures)
+  // Host and Origin first: a DNS-rebinding request is refused before its key is looked at.
+  app.addHook('onRequest', hostGuard(allowedHosts(app.config.mcpAllowedHosts, app.config.host)))
   // Only POST carries MCP messages here; GET (a server-to-client stream) and DELETE (end a
   // session) mean nothing to a stateless server and get 405 without a key check.
   app.addHook('onRequest', async (request, reply) => {
@@ -31,6 +37,8 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
   app.addHook('onRequestAbort', async (request) => finishScopedTransaction(request, false))
 
   app.post(MCP_PATH, { schema: { hide: true }, config: { access: { scopes: ['read:analytics'] } } }, async (request, reply) => {
+    const tooLarge = batchTooLarge(request.body)
+    if (tooLarge) return jsonRpcError(reply, 400, -32600, tooLarge)
     // The key is known; its transaction (row-level security on PostgreSQL) is not needed
     // while tools run, each through its own API request.
     await finishScopedTransaction(request, true)

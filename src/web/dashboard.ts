@@ -33,7 +33,7 @@ const NOT_DASHBOARD = /^\/(api|mcp|docs|openapi\.json|healthz|readyz)(\/|$|\?)/
 
 export const dashboardAvailable = (root: string = WEB_DIST): boolean => existsSync(`${root}index.html`)
 
-function securityHeaders(reply: FastifyReply, html: boolean): void {
+export function securityHeaders(reply: FastifyReply, html: boolean): void {
   reply.header('X-Content-Type-Options', 'nosniff')
   reply.header('Referrer-Policy', 'no-referrer')
   if (html) {

@@ -17,6 +17,8 @@ import { signatureHeaders } from './signature.js'
 export interface DeliveryOptions {
   /** BEACON_SECRET_KEY, to open the webhooks' secrets */
   secretKey: string | undefined
+  /** BEACON_SECRET_KEY_PREVIOUS: during a rotation, opens secrets the old key sealed */
+  secretKeyPrevious?: string | undefined
   timeoutMs: number
   /** seconds before each retry; attempts = retrySchedule.length + 1 */
   retrySchedule: number[]
@@ -59,7 +61,7 @@ export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<De
         final = true
       } else {
         try {
-          const secret = SecretBox.fromSecretKey(options.secretKey).open(row.secret_sealed, secretContext(workspaceId, row.webhook_id))
+          const secret = SecretBox.fromKeys(options).open(row.secret_sealed, secretContext(workspaceId, row.webhook_id))
           outcome = await postWebhook(parseOutboundUrl(row.url), row.payload, signatureHeaders(secret, row.id, row.payload), { timeoutMs: options.timeoutMs, policy })
         } catch (error) {
           if (!(error instanceof SecretKeyError || error instanceof OutboundUrlError)) throw error

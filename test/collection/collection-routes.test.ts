@@ -192,7 +192,7 @@ describe.each(testBackends)('collection routes (%s)', (backend) => {
         /stored encrypted, but BEACON_SECRET_KEY is not set.*Start Beacon with the BEACON_SECRET_KEY they were stored with/,
       )
       await expect(buildApp({ config: { ...ctx.config, secretKey: 'another-secret-key-of-at-least-32-chars!' }, database: ctx.database, logger: false })).rejects.toThrow(
-        /cannot decrypt the stored provider credential "startup".*original key/,
+        /open with neither BEACON_SECRET_KEY nor BEACON_SECRET_KEY_PREVIOUS: provider credential \(collection_credential workspace_id=[0-9a-f-]+, name=startup\)/,
       )
       const app = await buildApp({ config: ctx.config, database: ctx.database, logger: false })
       await app.close()

@@ -33,4 +33,27 @@ describe('SecretBox', () => {
   it('shows only the last four characters', () => {
     expect(lastFour('sk-abcdefWXYZ')).toBe('WXYZ')
   })
+
+  it('opens what the previous key sealed while rotating, says which key opened it, and seals under the current key only', () => {
+    const OLD = 'o'.repeat(20) + 'the-old-32-plus-character-secret-key'
+    const old = SecretBox.fromSecretKey(OLD).seal('whsec_abc', 'webhook:w:1')
+    const rotating = SecretBox.fromSecretKey(KEY, OLD)
+    expect(rotating.hasPrevious).toBe(true)
+    expect(rotating.unseal(old, 'webhook:w:1')).toEqual({ plaintext: 'whsec_abc', sealedWith: 'previous' })
+    const resealed = rotating.seal('whsec_abc', 'webhook:w:1')
+    expect(rotating.unseal(resealed, 'webhook:w:1')).toEqual({ plaintext: 'whsec_abc', sealedWith: 'current' })
+    // What it seals opens with the current key alone, not with the old one.
+    expect(SecretBox.fromSecretKey(KEY).open(resealed, 'webhook:w:1')).toBe('whsec_abc')
+    expect(() => SecretBox.fromSecretKey(OLD).open(resealed, 'webhook:w:1')).toThrow(SecretKeyError)
+    // The previous key does not widen the context binding.
+    expect(() => rotating.open(old, 'webhook:w:2')).toThrow(/neither BEACON_SECRET_KEY nor BEACON_SECRET_KEY_PREVIOUS/)
+    // Without it, the old secret does not open, and the message says how to rotate.
+    expect(() => SecretBox.fromSecretKey(KEY).open(old, 'webhook:w:1')).toThrow(/BEACON_SECRET_KEY_PREVIOUS/)
+  })
+
+  it('ignores a previous key equal to the current one and refuses a short one', () => {
+    expect(SecretBox.fromSecretKey(KEY, KEY).hasPrevious).toBe(false)
+    expect(SecretBox.fromSecretKey(KEY, '  ').hasPrevious).toBe(false)
+    expect(() => SecretBox.fromSecretKey(KEY, 'short')).toThrow(/BEACON_SECRET_KEY_PREVIOUS is too short/)
+  })
 })

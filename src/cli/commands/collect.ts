@@ -6,7 +6,7 @@ import type { Command } from 'commander'
 import type { DB } from '../../db/database.js'
 import { AppError } from '../../core/errors.js'
 import { startJobs } from '../../start-jobs.js'
-import { checkStoredCredentials } from '../../collection/credentials.js'
+import { checkStoredSecrets } from '../../security/sealed-secrets.js'
 import { createRun } from '../../collection/runs.js'
 import { createTarget, deleteTarget, targetView, type TargetInput } from '../../collection/targets.js'
 import type { RunView } from '../../collection/run-view.js'
@@ -208,7 +208,7 @@ export function registerCollectCommands(program: Command): void {
       }
       const run = await withDatabase(async (database, config) => {
         const workspace = await requireWorkspace(database, options.workspace)
-        await checkStoredCredentials(database.db, config.secretKey)
+        await checkStoredSecrets(database, config)
         // This process works the run's tasks itself (no re-analysis jobs here).
         const jobs = await startJobs({ ...config, jobsWorker: true, jobsPollSeconds: 1 }, database, { handlers: {} })
         try {

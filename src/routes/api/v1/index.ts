@@ -7,6 +7,7 @@ import { todayUtc } from '../../../core/date-range.js'
 import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import { createAuthHook, finishScopedTransaction, type AuthOptions } from '../../../auth/authenticate.js'
+import type { AuthFailureLimiter } from '../../../auth/auth-failure-limiter.js'
 import { AppError } from '../../../core/errors.js'
 import { refreshPlannerStatistics } from '../../../db/dialect.js'
 import { createFallbackLimiterStore } from '../../../http/limiter-store.js'
@@ -28,12 +29,14 @@ import { webhooksRoutes } from './webhooks/index.js'
 export interface ApiV1Options {
   redis?: Redis
   rowLevelSecurity: AuthOptions
+  /** requests without a valid key, limited per address before the lookup (shared with /mcp) */
+  authFailures?: AuthFailureLimiter
 }
 
 export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, options) => {
   // Set per request by the auth hook; null until then (the (name, null, deps) form types it).
   app.decorateRequest('db', null, [])
-  app.addHook('onRequest', createAuthHook(app.database.db, options.rowLevelSecurity))
+  app.addHook('onRequest', createAuthHook(app.database.db, options.rowLevelSecurity, options.authFailures))
   // The request's transaction ends before the answer leaves: committed for successes,
   // rolled back otherwise; an aborted request rolls back too.
   app.addHook('onSend', async (request, reply, payload) => {
