@@ -114,12 +114,16 @@ export function estimateAnswerCostUsd(target: AnswerTarget, prices: PriceTable =
   return cost(target, price, tokensIn, MAX_OUTPUT_TOKENS, target.web_search ? MAX_WEB_SEARCHES : 0, prices)
 }
 
-/** What one answer cost, from the model served and the usage the provider reported. */
+/**
+ * What one answer cost: what the answer itself says it was charged (Perplexity's Agent API states
+ * `usage.cost.total_cost`), else the price table applied to the model served and the usage reported.
+ */
 export function answerCostUsd(
   target: AnswerTarget,
-  answer: Pick<ProviderAnswer, 'modelServed' | 'tokensIn' | 'tokensOut' | 'webSearchCalls'>,
+  answer: Pick<ProviderAnswer, 'modelServed' | 'tokensIn' | 'tokensOut' | 'webSearchCalls'> & { costUsd?: number },
   prices: PriceTable = table(),
 ): number {
+  if (typeof answer.costUsd === 'number' && Number.isFinite(answer.costUsd) && answer.costUsd >= 0) return round(answer.costUsd)
   const price = priceFor(target, answer.modelServed || target.model, prices)
   if (!price) return 0
   return cost(target, price, answer.tokensIn, answer.tokensOut, answer.webSearchCalls, prices)
