@@ -1,14 +1,40 @@
-// Chat completions fakes: Perplexity (POST /chat/completions with search_results and citations,
-// as in test/fixtures/providers/perplexity-sonar.json) and a plain OpenAI-compatible server
-// (no citations unless scripted), for openai_compatible targets.
+// Perplexity's Agent API (POST /v1/responses) as its official SDK's types describe it
+// (@perplexity-ai/perplexity_ai, dist/generated/api.d.ts: ResponsesResponseOutput; recorded shape
+// in test/fixtures/providers/perplexity-agent-response.json), and a plain OpenAI-compatible
+// chat completions server. Perplexity's fake keeps answering its retired Sonar chat completions
+// (test/fixtures/providers/perplexity-sonar.json) because tests use it as any compatible server.
 import { openAIErrorBody } from './openai-fake.js'
-import { fixture, promptOf, startFake, type FakeOptions, type ProviderFake } from './http-fake.js'
+import { fixture, promptOf, startFake, type FakeOptions, type ProviderFake, type RecordedRequest } from './http-fake.js'
+
+function hasWebSearch(request: RecordedRequest): boolean {
+  const tools = (request.body as { tools?: Array<{ type?: string }> } | undefined)?.tools ?? []
+  return tools.some((tool) => tool.type === 'web_search')
+}
+
+/** The Agent API's answer to `request`: the fixture, its text prefixed with the prompt; without the web_search tool no searches. */
+export function perplexityAgentAnswer(request: RecordedRequest): Record<string, unknown> {
+  const body = fixture('perplexity-agent-response.json')
+  body.model = (request.body as { model?: string }).model ?? body.model
+  const output = body.output as Array<Record<string, unknown>>
+  const message = output.find((item) => item.type === 'message') as { content: Array<{ text: string; annotations?: unknown[] }> }
+  message.content[0].text = `Answer to: ${promptOf(request.body)}. ${message.content[0].text}`
+  if (!hasWebSearch(request)) {
+    body.output = output.filter((item) => item.type !== 'search_results')
+    delete message.content[0].annotations
+    const usage = body.usage as { tool_calls_details?: unknown; cost: { tool_calls_cost?: number; total_cost: number } }
+    delete usage.tool_calls_details
+    usage.cost.total_cost -= usage.cost.tool_calls_cost ?? 0
+    delete usage.cost.tool_calls_cost
+  }
+  return body
+}
 
 export function startPerplexityFake(options: FakeOptions = {}): Promise<ProviderFake> {
   return startFake(
     {
       errorBody: openAIErrorBody,
       routes: [
+        { method: 'POST', path: /\/v1\/(responses|agent)$/, ok: perplexityAgentAnswer },
         {
           method: 'POST',
           path: /\/chat\/completions$/,

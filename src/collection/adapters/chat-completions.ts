@@ -1,5 +1,6 @@
-// Chat completions through the OpenAI SDK, shared by Perplexity and every OpenAI-compatible server
-// (OpenRouter, Azure, vLLM, Ollama…). Each of them extends the same response with its own
+// Chat completions through the OpenAI SDK, for every OpenAI-compatible server (OpenRouter, Azure,
+// vLLM, Ollama…, and Perplexity's retired Sonar chat completions, reachable only as
+// `openai_compatible`: docs/collection.md). Each of them extends the same response with its own
 // citation fields; this reads all of them:
 // - OpenAI search models and OpenRouter: `choices[0].message.annotations[]` of
 //   `{type: "url_citation", url_citation: {url, title}}`
@@ -8,10 +9,24 @@
 //   the older `citations[]` of URL strings it still sends beside it; `usage.num_search_queries`
 //   (https://docs.perplexity.ai/api-reference/chat-completions-post,
 //   https://docs.perplexity.ai/guides/chat-completions-guide)
+// An answer counts only when `choices[0].finish_reason` says the model stopped on its own
+// (`"stop"`); the SDK's type (openai, resources/chat/completions: ChatCompletion.Choice) lists
+// `stop | length | tool_calls | content_filter | function_call`, and `message.refusal` carries
+// a refusal. OpenRouter normalizes every model to the same values, as an open enum
+// (https://openrouter.ai/docs/client-sdks/python/components/finishreason).
 import OpenAI from 'openai'
 import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, type ParsedAnswer } from './parse-helpers.js'
+import { answerOutcome } from './outcome-error.js'
 import { callProvider, malformed, readJson } from './provider-errors.js'
 import type { AdapterKind, AnswerAdapter, AskRequest, ProviderAnswer } from './types.js'
+
+/** Every finish_reason but `stop` is a non-answer; an unknown one included, never a silent success. */
+function unfinished(label: string, finish: string | undefined, raw: unknown): Error {
+  if (finish === 'length') return answerOutcome(label, 'incomplete', 'the answer was cut at the output limit (finish_reason "length")', { raw })
+  if (finish === 'content_filter') return answerOutcome(label, 'refused', 'the answer was stopped by the content filter (finish_reason "content_filter")', { raw })
+  // tool_calls / function_call: the model wanted a tool we never offered, so it gave no answer.
+  return answerOutcome(label, 'incomplete', finish ? `the model stopped with finish_reason "${finish}"` : 'the answer has no finish_reason', { raw })
+}
 
 export interface ChatParseOptions {
   label?: string
@@ -33,6 +48,11 @@ export function parseChatCompletion(raw: unknown, options: ChatParseOptions = {}
     // A few servers send content as parts ([{type: "text", text}]) rather than a string.
     content = message.content.map((part) => (isObject(part) ? (asString(part.text) ?? '') : '')).join('')
   }
+  const refusal = asString(message.refusal)
+  if (refusal) throw answerOutcome(label, 'refused', `the model refused: ${refusal.slice(0, 200)}`, { raw })
+  const finish = asString(choice.finish_reason)
+  if (finish !== 'stop') throw unfinished(label, finish, raw)
+  if (!content || content.trim() === '') throw answerOutcome(label, 'incomplete', 'the model stopped without any answer text', { raw })
   const citations = new CitationList()
   for (const annotation of asArray(message.annotations)) {
     if (!isObject(annotation) || annotation.type !== 'url_citation') continue
@@ -78,8 +98,10 @@ export function createChatCompletionsAdapter(options: ChatAdapterOptions): Answe
         const body = {
           model: request.target.model,
           messages: [{ role: 'user' as const, content: request.prompt }],
-          // max_tokens rather than max_completion_tokens: the one every compatible server reads.
-          max_tokens: MAX_OUTPUT_TOKENS,
+          // max_completion_tokens, the field OpenAI documents: its reasoning models refuse the
+          // deprecated max_tokens. A server that ignores it answers with its own cap; a cut answer
+          // still shows as finish_reason "length".
+          max_completion_tokens: MAX_OUTPUT_TOKENS,
           ...options.extraBody?.(request),
         }
         const response = await client.chat.completions.create(body, { signal, timeout: request.timeoutMs, maxRetries: 0 }).asResponse()

@@ -3,8 +3,16 @@
 // — the body is `{status_code: 20000, tasks: [{status_code, status_message, result: [{items}]}]}`;
 // the overview is the item `{type: "ai_overview", items: [{type: "ai_overview_element", title,
 // text, references}], references: [{source, domain, url, title, text}]}`. Status codes other
-// than 20000 are errors: 401xx credentials, 402xx money/limits, 5xxxx DataForSEO's own.
-import { asArray, asString, CitationList, isObject } from './parse-helpers.js'
+// than 20000 are errors: 401xx credentials, 402xx money/limits, 5xxxx DataForSEO's own; HTTP 402
+// "Payment Required" means the balance is spent (https://docs.dataforseo.com/v3/appendix/errors).
+// Besides `ai_overview_element`, an overview holds `ai_overview_expanded_element` `{title, text,
+// components: [{type, title, text, markdown, references}], references}` and
+// `ai_overview_table_element` `{markdown, table: {table_header: [..], table_content: [[..]]},
+// references}` (DataForSEO's TypeScript client: SerpApiAiOverviewExpandedElementItem,
+// AiOverviewExpandedComponent, SerpApiAiOverviewTableElementItem); their text and sources are
+// part of what users see, so they are kept in the overview text and citations.
+import { answerOutcome } from './outcome-error.js'
+import { asArray, asString, CitationList, isObject, type JsonObject } from './parse-helpers.js'
 import { callProvider, kindForStatus, malformed, parseRetryAfter, providerError, readJson } from './provider-errors.js'
 import type { AioAdapter, AioAnswer, AioRequest, ProviderErrorKind } from './types.js'
 
@@ -36,6 +44,17 @@ export function dataForSeoLocale(locale: string): { language_code: string; locat
   return { language_code: (language || 'en').toLowerCase(), location_code: LOCATION_CODES[(country ?? 'us').toLowerCase()] ?? LOCATION_CODES.us }
 }
 
+/** 40203 and a 402xx whose message names money: the balance or the spending limit is used up. */
+const MONEY = /balance|money|funds|payment|limit.{0,20}(spent|exceeded|reached)/i
+const isOutOfMoney = (code: number, message: string) => code === 40203 || (code >= 40200 && code < 40300 && code !== 40202 && code !== 40209 && MONEY.test(message))
+
+/** A non-20000 status as a ProviderError, or the quota_exhausted outcome when the money ran out. */
+function statusError(label: string, code: number, message: string, raw: unknown): Error {
+  const detail = `${code} ${message}`.trim()
+  if (isOutOfMoney(code, message)) return answerOutcome(label, 'quota_exhausted', detail, { raw })
+  return providerError(label, kindForTaskStatus(code), detail)
+}
+
 /** DataForSEO's own status codes (https://docs.dataforseo.com/v3/appendix/errors/) as our kinds. */
 function kindForTaskStatus(code: number): ProviderErrorKind {
   if (code >= 40100 && code < 40200) return 'unauthorized'
@@ -45,16 +64,33 @@ function kindForTaskStatus(code: number): ProviderErrorKind {
   return 'bad_request'
 }
 
+function pushText(lines: string[], ...fields: unknown[]): void {
+  for (const field of fields) if (typeof field === 'string' && field.trim() !== '') lines.push(field.trim())
+}
+
+const cellText = (cell: unknown) => (typeof cell === 'string' ? cell.trim() : typeof cell === 'number' ? String(cell) : '')
+
+function pushTable(lines: string[], table: JsonObject): void {
+  const rows = [table.table_header, ...asArray(table.table_content)]
+  for (const row of rows) {
+    const cells = asArray(row).map(cellText)
+    if (cells.some((cell) => cell !== '')) lines.push(cells.join(' | '))
+  }
+}
+
 /** Reads a live/advanced answer (the JSON as received). */
 export function parseDataForSeo(raw: unknown, label = 'dataforseo'): Pick<AioAnswer, 'hasAio' | 'overviewText' | 'citations'> {
   if (!isObject(raw) || !Array.isArray(raw.tasks)) throw malformed(label, 'the answer has no `tasks` array')
   const task = raw.tasks[0]
   if (!isObject(task)) throw malformed(label, 'the answer has no task')
   if (typeof task.status_code === 'number' && task.status_code !== 20000) {
-    throw providerError(label, kindForTaskStatus(task.status_code), `${task.status_code} ${asString(task.status_message) ?? ''}`)
+    throw statusError(label, task.status_code, asString(task.status_message) ?? '', raw)
   }
   const lines: string[] = []
   const citations = new CitationList()
+  const cite = (element: JsonObject) => {
+    for (const reference of asArray(element.references)) if (isObject(reference)) citations.add(reference.url, reference.title)
+  }
   let found = false
   for (const result of asArray(task.result)) {
     for (const item of isObject(result) ? asArray(result.items) : []) {
@@ -62,10 +98,19 @@ export function parseDataForSeo(raw: unknown, label = 'dataforseo'): Pick<AioAns
       found = true
       for (const element of asArray(item.items)) {
         if (!isObject(element)) continue
-        for (const field of [element.title, element.text]) if (typeof field === 'string' && field.trim() !== '') lines.push(field.trim())
-        for (const reference of asArray(element.references)) if (isObject(reference)) citations.add(reference.url, reference.title)
+        pushText(lines, element.title, element.text)
+        cite(element)
+        // ai_overview_expanded_element: each component is a titled section with its own sources.
+        for (const component of asArray(element.components)) {
+          if (!isObject(component)) continue
+          pushText(lines, component.title, component.text ?? component.markdown)
+          cite(component)
+        }
+        // ai_overview_table_element: the table as rows of cells; its markdown when there is no table.
+        if (isObject(element.table)) pushTable(lines, element.table)
+        else if (element.type === 'ai_overview_table_element') pushText(lines, element.markdown)
       }
-      for (const reference of asArray(item.references)) if (isObject(reference)) citations.add(reference.url, reference.title)
+      cite(item)
     }
   }
   const overviewText = lines.join('\n')
@@ -93,12 +138,13 @@ export function createDataForSeoAdapter(options: { baseURL: string; fetch?: type
         })
         if (!response.ok) {
           const text = await response.text()
+          if (response.status === 402) throw answerOutcome(label, 'quota_exhausted', text || 'Payment Required: check the account balance', { status: 402 })
           throw providerError(label, kindForStatus(response.status), text || response.statusText, { status: response.status, retryAfterMs: parseRetryAfter(response.headers) })
         }
         return readJson(label, response)
       })
       if (isObject(raw) && typeof raw.status_code === 'number' && raw.status_code !== 20000) {
-        throw providerError(label, kindForTaskStatus(raw.status_code), `${raw.status_code} ${asString(raw.status_message) ?? ''}`)
+        throw statusError(label, raw.status_code, asString(raw.status_message) ?? '', raw)
       }
       return { ...parseDataForSeo(raw, label), latencyMs, raw, requests: 1 }
     },

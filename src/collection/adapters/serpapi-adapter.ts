@@ -6,8 +6,13 @@
 // `{title, link, snippet, source, index}`. When Google lazy-loads the overview, the search
 // answer only has `ai_overview.page_token` (valid ~4 minutes) and a second request with
 // `engine=google_ai_overview` fetches it. Errors come as `{error: "..."}`, with HTTP 401/429
-// or, for "no results", with 200.
+// or, for "no results", with 200; an account out of searches answers 429 `{"error": "Your account
+// has run out of searches."}` (https://serpapi.com/api-status-and-error-codes). The first request
+// sends `no_cache=true`: SerpApi serves an identical search from its cache for an hour, and a
+// cached answer's page_token (valid ~4 minutes) has expired (https://serpapi.com/google-ai-overview-api,
+// `no_cache`). Each uncached request is a billed search, the follow-up too (`requests: 2`).
 import { asArray, asString, CitationList, isObject, type JsonObject } from './parse-helpers.js'
+import { answerOutcome } from './outcome-error.js'
 import { callProvider, kindForStatus, malformed, parseRetryAfter, providerError, readJson } from './provider-errors.js'
 import type { AioAdapter, AioAnswer, AioRequest } from './types.js'
 
@@ -90,6 +95,8 @@ export function parseSerpApiRaw(raw: unknown): Pick<AioAnswer, 'hasAio' | 'overv
 }
 
 const NO_RESULTS = /hasn't returned any results|no results/i
+/** SerpApi's words when the plan's searches are used up; the same 429 otherwise means the hourly throughput limit. */
+const OUT_OF_SEARCHES = /run out of searches|no searches (left|remaining)|plan.{0,40}(limit|searches).{0,20}(reached|exceeded)/i
 
 export function createSerpApiAdapter(options: { baseURL: string; fetch?: typeof fetch; fallbackApiKey?: string }): AioAdapter {
   const label = 'serpapi'
@@ -108,10 +115,12 @@ export function createSerpApiAdapter(options: { baseURL: string; fetch?: typeof 
       } catch {
         // not JSON: keep the text
       }
+      if (OUT_OF_SEARCHES.test(message)) throw answerOutcome(label, 'quota_exhausted', message, { status: response.status })
       throw providerError(label, kindForStatus(response.status), message || response.statusText, { status: response.status, retryAfterMs: parseRetryAfter(response.headers) })
     }
     const json = await readJson(label, response)
     if (!isObject(json)) throw malformed(label, 'the answer is not a JSON object')
+    if (typeof json.error === 'string' && OUT_OF_SEARCHES.test(json.error)) throw answerOutcome(label, 'quota_exhausted', json.error, { raw: json })
     if (typeof json.error === 'string' && !NO_RESULTS.test(json.error)) throw providerError(label, 'bad_request', json.error)
     return json
   }
@@ -122,7 +131,7 @@ export function createSerpApiAdapter(options: { baseURL: string; fetch?: typeof 
       const apiKey = request.apiKey ?? options.fallbackApiKey
       if (!apiKey) throw providerError(label, 'unauthorized', 'no API key: store a credential for serpapi or set SERPAPI_API_KEY')
       const { result, latencyMs } = await callProvider(label, request, async (signal) => {
-        const search = await get({ engine: 'google', q: request.query, ...googleLocale(request.locale), api_key: apiKey }, signal)
+        const search = await get({ engine: 'google', q: request.query, ...googleLocale(request.locale), no_cache: 'true', api_key: apiKey }, signal)
         const overview = isObject(search.ai_overview) ? search.ai_overview : undefined
         const pageToken = overview && !Array.isArray(overview.text_blocks) ? asString(overview.page_token) : undefined
         if (!pageToken) return { raw: search as unknown, requests: 1 }

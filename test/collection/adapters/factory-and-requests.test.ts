@@ -92,14 +92,15 @@ describe('what each request asks for', () => {
     expect(ungrounded.citations).toEqual([])
   })
 
-  it('Perplexity: chat completions at its base URL; search turned off when the target does not search', async () => {
+  it('Perplexity: the Agent API at /v1/responses, the web_search tool only when the target searches, output capped', async () => {
     const fake = track(await startPerplexityFake())
     for (const webSearch of [true, false]) {
-      const t = target('perplexity', 'sonar', webSearch)
+      const t = target('perplexity', 'perplexity/sonar', webSearch)
       await createAnswerAdapter(t, { baseUrlOverride: fake.url, env: {} }).ask({ ...ask, target: t })
     }
-    expect(fake.requests[0].path).toBe('/chat/completions')
-    expect(fake.requests[0].body).not.toHaveProperty('disable_search')
-    expect(fake.requests[1].body).toMatchObject({ disable_search: true })
+    expect(fake.requests[0].path).toBe('/v1/responses')
+    expect(fake.requests[0].headers.authorization).toBe('Bearer k')
+    expect(fake.requests[0].body).toMatchObject({ model: 'perplexity/sonar', input: 'best crm', tools: [{ type: 'web_search' }], max_output_tokens: expect.any(Number) })
+    expect(fake.requests[1].body).not.toHaveProperty('tools')
   })
 })

@@ -124,6 +124,7 @@ describe('chat completions (Perplexity, OpenAI-compatible servers)', () => {
       model: 'm',
       choices: [
         {
+          finish_reason: 'stop',
           message: {
             content: [
               { type: 'text', text: 'a' },
