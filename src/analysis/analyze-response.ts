@@ -1,7 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { layoutOf, linesToTag, readLines, type SentenceLayout } from './answer-structure.js'
+import { layoutOf, type SentenceLayout } from './answer-structure.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -23,13 +23,10 @@ export function analyzeResponse(input: { content: string; citations?: CitationIn
   const urlSpans = findUrlSpans(content)
   const matcher = brands instanceof BrandMatcher ? brands : compileBrandMatcher(brands)
   const blank = !/\S/u.test(content)
+  const sentences = blank ? [] : scoreSentences(content)
+
   const matches = matcher.match(content, urlSpans)
-  // Part-of-speech tags (a third of the parse) only for the lines brand sentiment reads
-  // the structure of: those naming a brand and those in blocks such lines lead.
-  const lines = blank ? [] : readLines(content)
-  const tagged = linesToTag(lines, matches)
-  const sentences = blank ? [] : scoreSentences(content, (start) => tagged.has(start))
-  const sentiments = blank ? null : brandSentiments(matches, sentences, layoutOf(content, sentences, lines))
+  const sentiments = blank ? null : brandSentiments(matches, sentences, layoutOf(content, sentences))
   const mentions = mentionsFromMatches(matches).map((m) => ({
     brandId: m.brandId,
     occurrences: m.occurrences,

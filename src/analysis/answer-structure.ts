@@ -20,7 +20,7 @@ export interface SentenceLayout {
   label: boolean
 }
 
-export interface Line {
+interface Line {
   start: number
   end: number
   /** lower is an outer level: headings 1–6, items and bold leads 10+indent, bullets 20+indent, body text 100 */
@@ -55,8 +55,7 @@ function labelOf(text: string): BlockWeight {
   return null
 }
 
-/** The answer's lines with their layout (read once, shared by layoutOf and linesToTag). */
-export function readLines(content: string): Line[] {
+function readLines(content: string): Line[] {
   const lines: Line[] = []
   let previousBlank = true
   for (const m of content.matchAll(LINE)) {
@@ -113,7 +112,8 @@ function indent(spaces: string): number {
  * For each sentence, the leads of the blocks around it, the Pros/Cons weight and whether
  * it is a spec listing. `sentences` are scoreSentences(content).
  */
-export function layoutOf(content: string, sentences: readonly ScoredSentence[], lines: readonly Line[] = readLines(content)): SentenceLayout[] {
+export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
+  const lines = readLines(content)
   const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
@@ -144,33 +144,6 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[], 
 }
 
 /**
- * Which lines brand sentiment reads the structure of, given the brand `spans` (sorted by
- * start): a line that names a brand, and every line in a block led by a line that names
- * one (its body lines are read for their implicit subject, inner leads for whether they
- * name something). A superset of what brandSentiments asks for: the answer is "tag these
- * lines now"; any other line is still tagged if it is asked for after all.
- * Returns the set of start offsets of those lines.
- */
-export function linesToTag(lines: readonly Line[], spans: readonly { start: number; end: number }[]): Set<number> {
-  const out = new Set<number>()
-  if (spans.length === 0) return out
-  const stack: { rank: number; named: boolean; label: boolean }[] = []
-  let m = 0
-  for (const line of lines) {
-    if (line.blank) continue
-    if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
-    while (m < spans.length && spans[m].end <= line.start) m++
-    const named = m < spans.length && spans[m].start < line.end
-    if (named || stack.some((b) => b.named)) out.add(line.start)
-    if (line.label && line.rank > 6) {
-      while (stack.length > 0 && stack[stack.length - 1].label) stack.pop()
-      stack.push({ rank: (stack[stack.length - 1]?.rank ?? 0) + 1, named: false, label: true })
-    } else if (line.lead || line.label) stack.push({ rank: line.rank, named: named && line.label === null, label: line.label !== null })
-  }
-  return out
-}
-
-/**
  * "RAM: 16GB", "Screen: 14-inch Full HD", "Price: $579": a label, a colon and a value
  * with a number, and no verb. Such lines describe, they do not judge.
  */
@@ -179,7 +152,6 @@ export function isSpecListing(sentence: ScoredSentence): boolean {
   if (!m || !/\d/.test(m[1])) return false
   const tokens = sentence.tokens
   if (!tokens) return true
-  tokens.tag?.()
   for (let t = tokens.from; t <= tokens.to; t++) {
     if (tokens.pos[t] === 'VERB') return false
   }

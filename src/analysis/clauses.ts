@@ -275,7 +275,6 @@ function structureOf(sentence: ScoredSentence, tokens: SentenceTokens): Structur
 }
 
 function buildStructure(tokens: SentenceTokens, forced: [number, number] | null): Structure {
-  tokens.tag?.()
   // Most lines are one sentence: their arrays are used as they are, otherwise sliced.
   const whole = tokens.from === 0 && tokens.to === tokens.word.length - 1
   const from = tokens.from

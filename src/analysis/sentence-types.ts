@@ -29,11 +29,6 @@ export interface SentenceTokens {
   pos: readonly string[]
   /** the token's sentiment in its sentence (negation applied), 0 if it carries none */
   score: readonly number[]
-  /**
-   * Present when the line was read without part-of-speech tags (`pos` holds empty
-   * strings): adds them in place. Call before reading `pos`; a no-op once done.
-   */
-  tag?: () => void
 }
 
 export interface ScoredSentence extends Sentence {

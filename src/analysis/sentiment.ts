@@ -12,11 +12,7 @@ export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.
 
 const require = createRequire(import.meta.url)
 
-// Two pipes over the same model: with part-of-speech tags for the lines whose brand
-// sentiment needs the sentence's structure, without for the rest (response sentiment only
-// needs the lexicon). Tagging is about a third of a line's parse (src/analysis/README.md).
-let tagging: WinkMethods | null = null
-let plain: WinkMethods | null = null
+let nlp: WinkMethods | null = null
 // Token-level sentiment hits of the last parsed document. wink-nlp only exposes sentence
 // and document scores; its model's sentiment setter receives the hits
 // ([first token, last token, score in thousandths]), so a wrapped setter keeps them.
@@ -27,31 +23,30 @@ interface WinkSentimentModel {
   setter: (px: number[][], ...rest: unknown[]) => void
 }
 
-// Sentences, negation, sentiment and (`tagged`) part-of-speech tags: clause attribution
-// reads the noun phrases and verbs. NER is not needed and not run. wink's steps run in pipe
-// order and POS comes last, so both pipes give the same sentences, negation and sentiment.
-function getNlp(tagged: boolean): WinkMethods {
-  const loaded = tagged ? tagging : plain
-  if (loaded !== null) return loaded
-  const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
-  const model = require('wink-eng-lite-web-model') as typeof import('wink-eng-lite-web-model').default
-  // The model's types declare its parts `unknown` (internal details), hence the shape here.
-  const loadSa = (model as unknown as { sa: () => WinkSentimentModel }).sa.bind(model)
-  const wrapped: typeof model = {
-    ...model,
-    sa: (): WinkSentimentModel => {
-      const sa = loadSa()
-      return {
-        machines: sa.machines,
-        setter: (px, ...rest) => {
-          lastHits = px
-          sa.setter(px, ...rest)
-        },
-      }
-    },
+// Sentences, negation, sentiment and part-of-speech tags (clause attribution reads the
+// noun phrases and verbs). NER is not needed and not run.
+function getNlp(): WinkMethods {
+  if (nlp === null) {
+    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
+    const model = require('wink-eng-lite-web-model') as typeof import('wink-eng-lite-web-model').default
+    // The model's types declare its parts `unknown` (internal details), hence the shape here.
+    const loadSa = (model as unknown as { sa: () => WinkSentimentModel }).sa.bind(model)
+    const wrapped: typeof model = {
+      ...model,
+      sa: (): WinkSentimentModel => {
+        const loaded = loadSa()
+        return {
+          machines: loaded.machines,
+          setter: (px, ...rest) => {
+            lastHits = px
+            loaded.setter(px, ...rest)
+          },
+        }
+      },
+    }
+    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment', 'pos'])
   }
-  if (tagged) return (tagging = winkNLP(wrapped, ['sbd', 'negation', 'sentiment', 'pos']))
-  return (plain = winkNLP(wrapped, ['sbd', 'negation', 'sentiment']))
+  return nlp
 }
 
 // Markdown answers put one idea per line (bullets, headings, table rows) often without
@@ -82,43 +77,26 @@ const NEGATION_REACH = 4
 /**
  * Sentences of `text` with character offsets into it and their sentiment, from one NLP
  * pass. Lines are split first, then wink-nlp's sentence boundaries within each line.
- * `tagLine(start, end)` says which lines get part-of-speech tags now (all by default);
- * the others are tagged on first use by clause analysis (`tokens.tag`), so leaving a line
- * out only saves time, it never changes a result.
  */
-export function scoreSentences(text: string, tagLine?: (start: number, end: number) => boolean): ScoredSentence[] {
+export function scoreSentences(text: string): ScoredSentence[] {
   const sentences: ScoredSentence[] = []
   if (!text) return sentences
   for (const line of text.matchAll(LINE)) {
     const marker = BLOCK_MARKER.exec(line[0])?.[0].length ?? 0
     const body = line[0].slice(marker)
-    const start = line.index + marker
-    if (NOT_BLANK.test(body)) scoreLine(text, start, body, sentences, tagLine ? tagLine(line.index, line.index + line[0].length) : true)
+    if (NOT_BLANK.test(body)) scoreLine(text, line.index + marker, body, sentences)
   }
   return sentences
 }
 
-/** One line's tokens as wink reads them, with their offsets in the line. */
-interface LineTokens {
-  values: string[]
-  negated: boolean[]
-  /** empty strings when the line was read without tags */
-  pos: string[]
-  starts: number[]
-  ends: number[]
-  spans: [number, number][]
-  hits: number[][]
-}
-
-function readLine(line: string, tagged: boolean): LineTokens {
-  const winkNlp = getNlp(tagged)
+function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[]): void {
+  const winkNlp = getNlp()
   const its = winkNlp.its
   lastHits = []
   const doc = winkNlp.readDoc(line)
-  const tokens = doc.tokens()
-  let values = tokens.out(its.value) as string[]
-  let negated = tokens.out(its.negationFlag) as unknown as boolean[]
-  let pos = tagged ? (tokens.out(its.pos) as string[]) : new Array<string>(values.length).fill('')
+  let values = doc.tokens().out(its.value) as string[]
+  let negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
+  let pos = doc.tokens().out(its.pos) as string[]
   let spans = doc.sentences().out(its.span) as unknown as [number, number][]
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
@@ -156,19 +134,6 @@ function readLine(line: string, tagged: boolean): LineTokens {
     hits = lastHits.filter(([first]) => index[first] !== -1).map(([first, last, score]) => [index[first], last, score])
     starts = starts.filter((at) => at !== -1)
   }
-  return { values, negated, pos, starts, ends, spans, hits }
-}
-
-/**
- * wink tags a capitalised word at the start of a fragment as a proper noun ("Excellent
- * templates", "Pricey for teams"); a word with a sentiment there is an adjective.
- */
-function fixFragmentAdjectives(pos: string[], tokenScore: readonly number[]): void {
-  for (let i = 0; i < pos.length; i++) if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
-}
-
-function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[], tagged: boolean): void {
-  const { values, negated, pos, starts, ends, spans, hits } = readLine(line, tagged)
 
   // Token sentiment: wink's lexicon hit (scored on the hit's first token; the setter has
   // already turned thousandths into [-1, 1]), else the domain lexicon for words wink
@@ -182,20 +147,10 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
     if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
-  }
-  if (tagged) fixFragmentAdjectives(pos, tokenScore)
-  // An untagged line is read again with tags the first time clause analysis needs them;
-  // the tokens are the same (same tokenizer), only the tags are added to the shared array.
-  let tag: (() => void) | undefined
-  if (!tagged) {
-    tag = () => {
-      if (tagged) return
-      tagged = true
-      const again = readLine(line, true)
-      if (again.pos.length !== pos.length) return
-      for (let i = 0; i < pos.length; i++) pos[i] = again.pos[i]
-      fixFragmentAdjectives(pos, tokenScore)
-    }
+    // wink tags a capitalised word at the start of a fragment as a proper noun
+    // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
+    // adjective.
+    if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
   }
 
   for (let s = 0; s < spans.length; s++) {
@@ -222,7 +177,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
         scored++
       }
     }
-    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore, tag }
+    const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore }
     const sentiment = clampUnit(scored === 0 ? 0 : sum / scored)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })

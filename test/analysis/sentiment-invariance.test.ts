@@ -3,11 +3,9 @@
 // generated sentences and answers, and on the demo data set's answers.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { analyzeResponse, brandSentiments } from '../../src/analysis/analyze-response.js'
-import { layoutOf } from '../../src/analysis/answer-structure.js'
+import { analyzeResponse } from '../../src/analysis/analyze-response.js'
 import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
 import { generateDemoDataset } from '../../src/demo/generate-demo.js'
-import { scoreSentences } from '../../src/analysis/sentiment.js'
 
 // Names that never overlap one another (an overlapping term could take the other brand's
 // match, which changes what is mentioned, not what is said).
@@ -90,48 +88,5 @@ describe('brand sentiment does not depend on the other configured brands', () =>
       }
     }
     expect(compared).toBeGreaterThan(200)
-  })
-})
-
-// Analysis tags (part of speech) only the lines that name a brand or sit in a block such a
-// line leads, and tags any other line when clause analysis asks for it: a saving, never a
-// different result. Compared with every line tagged up front.
-describe('tagging only the lines brand sentiment reads', () => {
-  const everyLineTagged = (content: string, brands: BrandTerms[]) => {
-    const sentences = scoreSentences(content)
-    return brandSentiments(compileBrandMatcher(brands).match(content), sentences, layoutOf(content, sentences))
-  }
-  const tagOnDemand = (content: string, brands: BrandTerms[]) => new Map(analyzeResponse({ content }, compileBrandMatcher(brands)).mentions.map((m) => [m.brandId, m.sentiment]))
-  // No line tagged up front: every tag comes from clause analysis asking for it.
-  const noLineTagged = (content: string, brands: BrandTerms[]) => {
-    const sentences = scoreSentences(content, () => false)
-    return brandSentiments(compileBrandMatcher(brands).match(content), sentences, layoutOf(content, sentences))
-  }
-
-  it('gives the same brand sentiment on generated answers (property)', () => {
-    fc.assert(
-      fc.property(answer, fc.subarray(NAMES, { minLength: 1 }), (content, names) => {
-        const brands = names.map(terms)
-        const expected = everyLineTagged(content, brands)
-        expect(tagOnDemand(content, brands)).toEqual(expected)
-        expect(noLineTagged(content, brands)).toEqual(expected)
-      }),
-      { numRuns: 150 },
-    )
-  })
-
-  it('gives the same brand sentiment on the demo answers', () => {
-    const dataset = generateDemoDataset({ today: '2026-06-30', days: 14 })
-    const brands: BrandTerms[] = dataset.brands.map((b) => ({ id: b.key, name: b.name, aliases: b.aliases, domain: b.domain }))
-    let compared = 0
-    for (const response of dataset.responses.slice(0, 150)) {
-      for (const configured of [brands, brands.slice(0, 1)]) {
-        const expected = everyLineTagged(response.content, configured)
-        expect(tagOnDemand(response.content, configured)).toEqual(expected)
-        expect(noLineTagged(response.content, configured)).toEqual(expected)
-        compared += expected.size
-      }
-    }
-    expect(compared).toBeGreaterThan(150)
   })
 })
