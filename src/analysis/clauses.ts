@@ -727,7 +727,9 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     } else if ((subjects.length > 0 && subjects.every((p) => phrases[p].person)) || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
       // "I loved their fajitas", "we enjoyed our meal", "Pick Slack over Teams": the
       // clause is about its objects ("I love it": about the current subject).
-      let objects = own.filter((p) => phrases[p].role === 'object')
+      // The writer or reader as an object ("the price I pay", "recommended to me") is not
+      // what the clause judges.
+      let objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
       if (objects.length === 0 && subjects.length > 0) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)

@@ -62,9 +62,11 @@ const LINE = /[^\n\r\u2028\u2029]+/g
 const HAS_CONTENT = /[\p{L}\p{N}\p{Extended_Pictographic}]/u
 const NOT_BLANK = /\S/u
 
-// Markdown block markers (quote `>`, bullet, `1.`/`1)`, heading `#`) are layout, not
-// words; wink would otherwise report `1.` as a sentence of its own.
-const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:[-*+•][ \t]+|\d{1,3}[.)][ \t]+|#{1,6}[ \t]+)?/
+// Markdown block markers (quote `>`, heading `#`, bullet, `1.`/`1)`/`**1.**`, and a heading
+// or bullet that is also numbered: `### 1. **Sony WH-CH720N**`) are layout, not words; wink
+// would otherwise report `1.` as a sentence of its own, and the line's lead sentence would
+// be the number instead of the name.
+const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+•][ \t]+)?(?:(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+)?/
 
 /** What a comparative verb says of its subject ("X beats Y": X +0.5; Y gets the opposite). */
 const COMPARATIVE_SCORE = 0.5

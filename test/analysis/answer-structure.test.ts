@@ -18,6 +18,25 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(s.Asana).toBeLessThan(-0.05)
   })
 
+  it('reads a numbered heading by its name, not its number, and bold labels as labels', () => {
+    // Shape of ChatGPT shopping answers (AI Product Bench): `### 1. **Name**`, then
+    // `* **Label:** value` lines. The number is not the heading's sentence, and the
+    // colon before the closing asterisks is not the ":*" emoticon.
+    const content = [
+      '### 1. **Notion**',
+      '* **Type:** Workspace',
+      '* **Highlights:** Excellent templates',
+      '### 2. **Asana**',
+      '* **Type:** Tasks',
+      '* **Watch out:** Clunky and slow',
+    ].join('\n')
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBeLessThan(-0.05)
+    expect(scoreSentences('* **Type:** Over-ear')[0].sentiment).toBe(0)
+    expect(scoreSentences('### 1. **Notion**').map((x) => x.text)).toEqual(['**Notion**'])
+  })
+
   it('gives a heading the paragraphs under it, up to the next heading of its level', () => {
     const content = ['### Trello', 'It is simple and friendly.', 'Boards are intuitive.', '### Jira', 'Configuration is convoluted.'].join('\n')
     const s = sentiments(content)

@@ -152,8 +152,10 @@ describe('attribution from the sentence structure, whatever else is configured',
   })
 
   it('does not praise a noun phrase for a verdict on another one', () => {
-    // "dim" is in no lexicon: the screen is not praised for the battery.
-    expect(alone('Great battery life, but the screen is dim.', 'screen')).toBe(0)
+    // The screen gets "dim" (a domain-lexicon complaint), not the battery's praise; with a
+    // word no lexicon scores it gets nothing.
+    expect(alone('Great battery life, but the screen is dim.', 'screen')).toBeLessThan(0)
+    expect(alone('Great battery life, but the screen is hazy.', 'screen')).toBe(0)
     expect(alone('Great battery life, but the screen is dim.', 'battery life')).toBe(1)
   })
 
