@@ -23,7 +23,9 @@ import type { TaskContext, TaskDefinition, TaskSender } from '../jobs/job-runtim
 import { emitWebhookEvent, hasSubscribers } from '../webhooks/emit.js'
 import { findVisibilityChanges } from './visibility-changes.js'
 import { loadRunView } from './run-view.js'
-import { ProviderError, type AioAnswer, type ProviderAnswer } from './adapters/types.js'
+import { ProviderError, type AioAnswer, type ProviderAnswer, type ProviderErrorKind } from './adapters/types.js'
+import { MAX_OUTPUT_TOKENS, RETRY_OUTPUT_TOKENS } from './adapters/parse-helpers.js'
+import { newId } from '../db/ids.js'
 import { resolveAioAdapter, resolveAnswerAdapter, toAnswerTarget, type CollectionAnswerTarget } from './adapter-resolver.js'
 import { answerCostUsd, estimateAnswerCostUsd, serpCostUsd } from './prices.js'
 import { adjustSpend, reserveBudget } from './budget.js'
@@ -47,6 +49,8 @@ export interface AnswerData {
   sample: number
   /** 0 on the first request; a retry after 429/5xx/timeout is a new task with attempt + 1 */
   attempt: number
+  /** the output cap of the one retry of an answer cut by the output limit; absent: MAX_OUTPUT_TOKENS */
+  maxOutputTokens?: number
 }
 
 export type CollectionSettings = Pick<
@@ -76,13 +80,27 @@ interface Outcome {
   outcome: AnswerOutcome
   error?: { code: string; message: string }
   meta?: { modelServed: string | null; tokensIn: number; tokensOut: number; webSearchCalls: number; costUsd: number; latencyMs: number; raw: unknown }
+  /** its tokens and cost were added to the run with its audit row (a non-answer) */
+  charged?: boolean
 }
 
-const COUNTER: Record<AnswerOutcome, 'succeeded' | 'failed' | 'duplicates' | 'skipped'> = {
+const COUNTER: Record<AnswerOutcome, 'succeeded' | 'failed' | 'duplicates' | 'skipped' | 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'> = {
   succeeded: 'succeeded',
   failed: 'failed',
   duplicate: 'duplicates',
   skipped: 'skipped',
+  refused: 'refused',
+  incomplete: 'incomplete',
+  search_failed: 'search_failed',
+  quota_exhausted: 'quota_exhausted',
+}
+
+/** The run outcome of a provider error that ended the answer; everything else counts as `failed`. */
+const OUTCOME_OF_KIND: Partial<Record<ProviderErrorKind, AnswerOutcome>> = {
+  refused: 'refused',
+  incomplete: 'incomplete',
+  search_failed: 'search_failed',
+  quota_exhausted: 'quota_exhausted',
 }
 
 class AlreadyRecorded extends Error {}
@@ -118,9 +136,10 @@ async function recordOutcome(trx: DB, data: AnswerData, result: Outcome, tasks: 
     .executeTakeFirst()
   if (!inserted) throw new AlreadyRecorded()
   const counter = sql.ref(COUNTER[result.outcome])
+  const spent = meta && !result.charged ? meta : undefined
   await sql`
     update collection_run set ${counter} = ${counter} + 1,
-      tokens_in = tokens_in + ${meta?.tokensIn ?? 0}, tokens_out = tokens_out + ${meta?.tokensOut ?? 0}, cost_usd = cost_usd + ${meta?.costUsd ?? 0}
+      tokens_in = tokens_in + ${spent?.tokensIn ?? 0}, tokens_out = tokens_out + ${spent?.tokensOut ?? 0}, cost_usd = cost_usd + ${spent?.costUsd ?? 0}
     where workspace_id = ${data.workspaceId} and id = ${data.runId}`.execute(trx)
   if (result.error) {
     await trx
@@ -141,10 +160,11 @@ async function recordOutcome(trx: DB, data: AnswerData, result: Outcome, tasks: 
 async function finishIfDone(trx: DB, workspaceId: string, runId: string, tasks: TaskSender): Promise<void> {
   const { rows } = await sql<{ state: string }>`
     update collection_run set
-      state = case when failed + skipped = 0 then 'succeeded' else 'failed' end,
+      state = case when failed + skipped + search_failed + quota_exhausted = 0 then 'succeeded' else 'failed' end,
       finished_at = now()
     where workspace_id = ${workspaceId} and id = ${runId} and state = 'running'
-      and planned_at is not null and succeeded + failed + duplicates + skipped >= planned
+      and planned_at is not null
+      and succeeded + failed + duplicates + skipped + refused + incomplete + search_failed + quota_exhausted >= planned
     returning state`.execute(trx)
   if (!rows.length) return
   const run = await loadRunView(trx, workspaceId, runId)
@@ -285,7 +305,9 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
       ? { provider: providerOf(target.provider), model: target.model, api: target.api, base_url: target.base_url, web_search: target.web_search }
       : undefined
   const free = target.api === 'demo'
-  const estimate = free ? 0 : answerTarget ? estimateAnswerCostUsd(toAnswerTarget(answerTarget)) : serpCostUsd(target.serp ?? 'serpapi')
+  // The one retry of a cut answer may write up to its larger cap: the estimate scales with it (still an upper bound).
+  const capScale = (data.maxOutputTokens ?? MAX_OUTPUT_TOKENS) / MAX_OUTPUT_TOKENS
+  const estimate = free ? 0 : answerTarget ? estimateAnswerCostUsd(toAnswerTarget(answerTarget)) * capScale : serpCostUsd(target.serp ?? 'serpapi')
   const reserved = await inWorkspace(db, workspaceId, (trx) => reserveBudget(trx, workspaceId, estimate, settings.collectionDailyBudgetUsd))
   if (!reserved) {
     return record(
@@ -327,7 +349,14 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
         flagOnRefusal(db, workspaceId, target.id, () =>
           withTimeout<ProviderAnswer | AioAnswer>(settings.collectionTimeoutMs, (signal) =>
             answerTarget
-              ? resolveAnswerAdapter(answerTarget).ask({ target: toAnswerTarget(answerTarget), prompt: promptText, apiKey, timeoutMs: settings.collectionTimeoutMs, signal })
+              ? resolveAnswerAdapter(answerTarget).ask({
+                  target: toAnswerTarget(answerTarget),
+                  prompt: promptText,
+                  apiKey,
+                  timeoutMs: settings.collectionTimeoutMs,
+                  signal,
+                  maxOutputTokens: data.maxOutputTokens,
+                })
               : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }).observe({
                   query: promptText,
                   locale: target.locale ?? 'en-US',
@@ -339,7 +368,18 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
         ),
     )
   } catch (error) {
-    await inWorkspace(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
+    // A non-answer was billed by the provider: the reservation becomes what it cost; any other failure is refunded.
+    const detail = error instanceof ProviderError ? error.nonAnswer : undefined
+    const spentUsd =
+      detail && answerTarget && !free
+        ? answerCostUsd(toAnswerTarget(answerTarget), {
+            modelServed: detail.modelServed ?? answerTarget.model,
+            tokensIn: detail.tokensIn,
+            tokensOut: detail.tokensOut,
+            webSearchCalls: detail.webSearchCalls,
+          })
+        : 0
+    await inWorkspace(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, spentUsd - estimate))
     if (!(error instanceof ProviderError)) {
       // Our side failed (a bug, the database, the key store): pg-boss retries the task; the
       // last attempt counts the answer as failed so the run still finishes.
@@ -354,6 +394,13 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
         task.tasks,
       )
     }
+    if (detail || OUTCOME_OF_KIND[error.kind]) await keepNonAnswer(db, data, error, spentUsd, answerTarget?.provider ?? target.serp ?? null)
+    if (error.kind === 'incomplete' && data.maxOutputTokens === undefined) {
+      // Cut by the output limit: asked once more, at once, with a larger limit (docs/collection.md).
+      const next: AnswerData = { ...data, attempt: data.attempt + 1, maxOutputTokens: RETRY_OUTPUT_TOKENS }
+      await task.tasks.send(COLLECTION_ANSWER, next, { id: taskId(`${externalId}#${next.attempt}`) })
+      return
+    }
     if (error.retryable && data.attempt + 1 < settings.collectionMaxAttempts) {
       const next: AnswerData = { ...data, attempt: data.attempt + 1 }
       await task.tasks.send(COLLECTION_ANSWER, next, { id: taskId(`${externalId}#${next.attempt}`), startAfterSeconds: retryDelayMs(data.attempt, error.retryAfterMs) / 1000 })
@@ -361,7 +408,18 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     }
     const attempts = data.attempt + 1
     const message = error.retryable ? `${error.message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : error.message
-    return record(db, data, { outcome: 'failed', error: { code: error.kind, message } }, task.tasks)
+    const meta = detail
+      ? {
+          modelServed: detail.modelServed ?? null,
+          tokensIn: detail.tokensIn,
+          tokensOut: detail.tokensOut,
+          webSearchCalls: detail.webSearchCalls,
+          costUsd: spentUsd,
+          latencyMs: 0,
+          raw: detail.raw,
+        }
+      : undefined
+    return record(db, data, { outcome: OUTCOME_OF_KIND[error.kind] ?? 'failed', error: { code: error.kind, message }, meta, charged: true }, task.tasks)
   }
   if ('stopped' in asked) {
     await inWorkspace(db, workspaceId, (trx) => adjustSpend(trx, workspaceId, -estimate))
@@ -424,6 +482,44 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
     }
     throw error
   }
+}
+
+/**
+ * Keeps what the provider sent for one attempt that was not an answer, with its raw JSON, for
+ * audit (collection_non_answer), and adds what it cost to the run once: a task run again finds
+ * the row and adds nothing.
+ */
+async function keepNonAnswer(db: DB, data: AnswerData, error: ProviderError, costUsd: number, provider: string | null): Promise<void> {
+  const detail = error.nonAnswer
+  await inWorkspace(db, data.workspaceId, async (trx) => {
+    const inserted = await trx
+      .insertInto('collection_non_answer')
+      .values({
+        workspace_id: data.workspaceId,
+        id: newId(),
+        run_id: data.runId,
+        target_id: data.targetId,
+        prompt_id: data.promptId,
+        external_id: answerExternalId(data.runId, data.targetId, data.promptId, data.sample),
+        sample: data.sample,
+        attempt: data.attempt,
+        outcome: error.kind === 'refused' || error.kind === 'incomplete' || error.kind === 'search_failed' || error.kind === 'quota_exhausted' ? error.kind : 'unexpected_stop',
+        reason: (detail?.reason ?? error.kind).slice(0, 1000),
+        provider,
+        model_served: detail?.modelServed ?? null,
+        tokens_in: detail?.tokensIn ?? 0,
+        tokens_out: detail?.tokensOut ?? 0,
+        cost_usd: costUsd,
+        raw: detail ? JSON.stringify(detail.raw ?? null) : null,
+      })
+      .onConflict((oc) => oc.columns(['workspace_id', 'external_id', 'attempt']).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!inserted || !detail) return
+    await sql`
+      update collection_run set tokens_in = tokens_in + ${detail.tokensIn}, tokens_out = tokens_out + ${detail.tokensOut}, cost_usd = cost_usd + ${costUsd}
+      where workspace_id = ${data.workspaceId} and id = ${data.runId}`.execute(trx)
+  })
 }
 
 async function flagOnRefusal<T>(db: DB, workspaceId: string, targetId: string, request: () => Promise<T>): Promise<T> {

@@ -21,6 +21,11 @@ export interface RunView {
   failed: number
   duplicates: number
   skipped: number
+  /** non-answers (docs/collection.md): none is stored as a response; all counters add up to `planned` */
+  refused: number
+  incomplete: number
+  search_failed: number
+  quota_exhausted: number
   tokens_in: number
   tokens_out: number
   cost_usd: number
@@ -44,6 +49,10 @@ export function runView(row: Selectable<CollectionRunTable>, errors: readonly Ru
     failed: row.failed,
     duplicates: row.duplicates,
     skipped: row.skipped,
+    refused: row.refused,
+    incomplete: row.incomplete,
+    search_failed: row.search_failed,
+    quota_exhausted: row.quota_exhausted,
     tokens_in: Number(row.tokens_in),
     tokens_out: Number(row.tokens_out),
     cost_usd: Math.round(Number(row.cost_usd) * 1e6) / 1e6,
