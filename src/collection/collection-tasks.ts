@@ -294,8 +294,9 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
   if (loaded.done) return
   const { target, promptText } = loaded
 
+  // A target flagged for its quota counts its remaining answers as quota_exhausted, as the one that flagged it.
   const flaggedError = (row: Pick<TargetRow, 'flag_code' | 'flag_reason'>): Outcome => ({
-    outcome: 'failed',
+    outcome: row.flag_code === 'quota_exhausted' ? 'quota_exhausted' : 'failed',
     error: { code: row.flag_code ?? 'target_flagged', message: row.flag_reason ?? 'The target is flagged; fix its credential and edit the target to clear the flag' },
   })
   if (target.flagged) return record(db, data, flaggedError(target), task.tasks)
