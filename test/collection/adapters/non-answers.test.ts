@@ -6,6 +6,7 @@ import { parseAnthropicMessage } from '../../../src/collection/adapters/anthropi
 import { parseGeminiResponse } from '../../../src/collection/adapters/google-adapter.js'
 import { parseOpenAIResponse } from '../../../src/collection/adapters/openai-adapter.js'
 import { createAnswerAdapter } from '../../../src/collection/adapters/index.js'
+import { loadConfig } from '../../../src/config.js'
 import { RETRY_OUTPUT_TOKENS } from '../../../src/collection/adapters/parse-helpers.js'
 import { ProviderError, type AnswerTarget } from '../../../src/collection/adapters/types.js'
 import {
@@ -201,4 +202,9 @@ describe('non-answers through the SDKs', () => {
     expect((anthropic.requests[0].body as { max_tokens: number }).max_tokens).toBe(RETRY_OUTPUT_TOKENS)
     expect((google.requests[0].body as { generationConfig: { maxOutputTokens: number } }).generationConfig.maxOutputTokens).toBe(RETRY_OUTPUT_TOKENS)
   })
+})
+
+it('the default provider timeout leaves agentic search its minutes (300 s)', () => {
+  expect(loadConfig({}).collectionTimeoutMs).toBe(300_000)
+  expect(loadConfig({ COLLECTION_TIMEOUT_SECONDS: '90' }).collectionTimeoutMs).toBe(90_000)
 })

@@ -173,4 +173,25 @@ describe('Gemini grounding redirects', () => {
     expect(resolved.map((c) => c.url)).toEqual(['https://acme.example/', 'https://direct.example/', redirect('missing'), redirect('broken'), 'https://globex.example/'])
     expect(asked).not.toContain('https://direct.example/')
   })
+
+  it("only Google's redirect host is asked: the same path elsewhere (another host, http, a port) is kept as it is", async () => {
+    const asked: string[] = []
+    const fetchSpy: typeof fetch = async (input) => {
+      asked.push(String(input))
+      return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } })
+    }
+    const elsewhere = [
+      'https://evil.example/grounding-api-redirect/a',
+      'http://vertexaisearch.cloud.google.com/grounding-api-redirect/a',
+      'https://vertexaisearch.cloud.google.com:8443/grounding-api-redirect/a',
+      'https://vertexaisearch.cloud.google.com.evil.example/grounding-api-redirect/a',
+    ]
+    const resolved = await resolveGroundingRedirects(
+      elsewhere.map((url) => ({ url, title: null })),
+      fetchSpy,
+      new AbortController().signal,
+    )
+    expect(asked).toEqual([])
+    expect(resolved.map((c) => c.url)).toEqual(elsewhere)
+  })
 })
