@@ -35,6 +35,11 @@ export interface RunView {
   errors: RunError[]
 }
 
+/** Planned answers that have an outcome (every counter): equal to `planned` once the run has ended. */
+export function answersCounted(run: Pick<RunView, 'succeeded' | 'failed' | 'duplicates' | 'skipped' | 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'>): number {
+  return run.succeeded + run.failed + run.duplicates + run.skipped + run.refused + run.incomplete + run.search_failed + run.quota_exhausted
+}
+
 const date = (value: Date | string | null) => (value === null ? null : new Date(value))
 
 export function runView(row: Selectable<CollectionRunTable>, errors: readonly RunError[]): RunView {
