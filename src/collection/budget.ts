@@ -1,4 +1,4 @@
-// The daily budget per workspace (DESIGN §14, COLLECTION_DAILY_BUDGET_USD): each request
+// The daily budget per workspace (docs/collection.md, COLLECTION_DAILY_BUDGET_USD): each request
 // first reserves its estimated cost for the UTC day in one conditional upsert, so concurrent
 // requests (on any instance) can never together pass the budget; once answered, the
 // reservation is corrected to the real cost, or returned when no answer came.

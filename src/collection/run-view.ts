@@ -1,4 +1,4 @@
-// A collection run as the API shows it (DESIGN §14).
+// A collection run as the API shows it (docs/collection.md).
 import type { Selectable } from 'kysely'
 import type { DB } from '../db/database.js'
 import type { CollectionRunTable, JobState, RunTrigger } from '../db/schema.js'

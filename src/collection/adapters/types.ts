@@ -1,5 +1,5 @@
 // The contract between collection (runs, jobs, budget, retries) and the provider adapters
-// (DESIGN §14). Adapters only ask and parse: they never retry (the SDKs' own retries are
+// (docs/collection.md). Adapters only ask and parse: they never retry (the SDKs' own retries are
 // off), never store, and turn every failure into a ProviderError the job can act on.
 import type { Provider } from '../../core/providers.js'
 
