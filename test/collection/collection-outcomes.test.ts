@@ -159,6 +159,13 @@ describe.each(testBackends)('collection outcomes over the native providers (%s)'
     expect(openaiRequests.map((r) => (r.body as { max_output_tokens: number }).max_output_tokens).sort((a, b) => a - b)).toEqual([8192, RETRY_OUTPUT_TOKENS])
     expect(providers.fakes.anthropic.requests.slice(before.anthropic).filter((r) => which(r) === 'Q1')).toHaveLength(2)
 
+    // Non-answers are billed: the run is charged for them, and every budget reservation was settled to
+    // what the provider billed, so today's spend is exactly the run's cost.
+    expect(run.cost_usd).toBeGreaterThan(0)
+    const spend = await db.selectFrom('collection_spend').select('usd').where('workspace_id', '=', w.workspaceId).executeTakeFirstOrThrow()
+    expect(Number(spend.usd)).toBeCloseTo(run.cost_usd, 5)
+    expect(audit.reduce((sum, a) => sum + Number(a.cost_usd), 0)).toBeGreaterThan(0)
+
     const dashboard = await ctx.get(`/api/v1/dashboard?start_date=${TODAY}&end_date=${TODAY}`, w.key, { headers: { 'cache-control': 'no-cache' } })
     expect(dashboard.statusCode, dashboard.body).toBe(200)
     expect(dashboard.json().data.brands.Acme.visibility_score).toBe(100)
