@@ -225,7 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 4, 1, 256),
     collectionRequestsPerMinute: integer(env, 'COLLECTION_REQUESTS_PER_MINUTE', 120, 1, 1_000_000),
     collectionWorkers: integer(env, 'COLLECTION_WORKERS', 8, 1, 64),
-    collectionTimeoutMs: integer(env, 'COLLECTION_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
+    collectionTimeoutMs: integer(env, 'COLLECTION_TIMEOUT_SECONDS', 300, 1, 3600) * 1000,
     collectionMaxAttempts: integer(env, 'COLLECTION_MAX_ATTEMPTS', 4, 1, 20),
     collectionTaskExpireSeconds: integer(env, 'COLLECTION_TASK_EXPIRE_SECONDS', 15 * 60, 5, 86_400),
     demoLatencyMs: integer(env, 'BEACON_DEMO_LATENCY_MS', 300, 0, 60_000),

@@ -1,4 +1,4 @@
-// A collection run as the API shows it (DESIGN §14).
+// A collection run as the API shows it (docs/collection.md).
 import type { Selectable } from 'kysely'
 import type { DB } from '../db/database.js'
 import type { CollectionRunTable, JobState, RunTrigger } from '../db/schema.js'
@@ -21,6 +21,11 @@ export interface RunView {
   failed: number
   duplicates: number
   skipped: number
+  /** non-answers (docs/collection.md): none is stored as a response; all counters add up to `planned` */
+  refused: number
+  incomplete: number
+  search_failed: number
+  quota_exhausted: number
   tokens_in: number
   tokens_out: number
   cost_usd: number
@@ -28,6 +33,11 @@ export interface RunView {
   started_at: Date | null
   finished_at: Date | null
   errors: RunError[]
+}
+
+/** Planned answers that have an outcome (every counter): equal to `planned` once the run has ended. */
+export function answersCounted(run: Pick<RunView, 'succeeded' | 'failed' | 'duplicates' | 'skipped' | 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'>): number {
+  return run.succeeded + run.failed + run.duplicates + run.skipped + run.refused + run.incomplete + run.search_failed + run.quota_exhausted
 }
 
 const date = (value: Date | string | null) => (value === null ? null : new Date(value))
@@ -44,6 +54,10 @@ export function runView(row: Selectable<CollectionRunTable>, errors: readonly Ru
     failed: row.failed,
     duplicates: row.duplicates,
     skipped: row.skipped,
+    refused: row.refused,
+    incomplete: row.incomplete,
+    search_failed: row.search_failed,
+    quota_exhausted: row.quota_exhausted,
     tokens_in: Number(row.tokens_in),
     tokens_out: Number(row.tokens_out),
     cost_usd: Math.round(Number(row.cost_usd) * 1e6) / 1e6,

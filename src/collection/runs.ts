@@ -1,6 +1,7 @@
-// Starting and cancelling collection runs (DESIGN §14). A run is planned by a task (one
-// answer task per prompt × target × sample, see collection-tasks.ts), queued in the same
-// transaction that creates the run, so a run never exists without its planning.
+// Starting and cancelling collection runs (docs/collection.md). A run is planned by a task (one
+// answer task per prompt × target × sample, see collection-plan.ts), queued in the same
+// transaction that creates the run, so a run never exists without its planning. The tasks'
+// names and data are declared here, in a module that imports no task code.
 import { v5 as uuidv5 } from 'uuid'
 import type { DB } from '../db/database.js'
 import type { RunTrigger } from '../db/schema.js'
@@ -11,6 +12,23 @@ import { inTransaction } from '../db/tenant-scope.js'
 
 export const COLLECTION_PLAN = 'collection.plan'
 export const COLLECTION_ANSWER = 'collection.answer'
+
+export interface PlanData {
+  workspaceId: string
+  runId: string
+}
+
+export interface AnswerData {
+  workspaceId: string
+  runId: string
+  targetId: string
+  promptId: string
+  sample: number
+  /** 0 on the first request; a retry after 429/5xx/timeout is a new task with attempt + 1 */
+  attempt: number
+  /** the output cap of the one retry of an answer cut by the output limit; absent: MAX_OUTPUT_TOKENS */
+  maxOutputTokens?: number
+}
 
 const NAMESPACE = '0f5f7c8e-3b7a-4f0e-9a51-6a1f3c2d9b10'
 /** Deterministic task ids: sending the same planned work twice (a re-plan after a crash) queues it once. */

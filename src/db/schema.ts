@@ -229,7 +229,7 @@ export interface JobTable {
 export type TargetKind = 'answer' | 'aio'
 export type TargetApi = 'native' | 'openai_compatible' | 'demo'
 export type RunTrigger = 'manual' | 'schedule'
-export type AnswerOutcome = 'succeeded' | 'failed' | 'duplicate' | 'skipped'
+export type AnswerOutcome = 'succeeded' | 'failed' | 'duplicate' | 'skipped' | 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'
 
 export interface CollectionTargetTable {
   workspace_id: string
@@ -283,6 +283,11 @@ export interface CollectionRunTable {
   failed: Generated<number>
   duplicates: Generated<number>
   skipped: Generated<number>
+  /** non-answers (migration 0019, docs/collection.md): counted here, never stored as responses */
+  refused: Generated<number>
+  incomplete: Generated<number>
+  search_failed: Generated<number>
+  quota_exhausted: Generated<number>
   tokens_in: ColumnType<string | number, number | undefined, number>
   tokens_out: ColumnType<string | number, number | undefined, number>
   /** numeric: pg returns it as a string */
@@ -315,6 +320,28 @@ export interface CollectionAnswerTable {
   web_search_calls: number | null
   cost_usd: ColumnType<string | number | null, number | null | undefined, number | null>
   latency_ms: number | null
+  raw: ColumnType<unknown, string | null | undefined, string | null> | null
+  created_at: CreatedAt
+}
+
+/** What the provider sent for one attempt that was not an answer, kept for audit (migration 0019). */
+export interface CollectionNonAnswerTable {
+  workspace_id: string
+  id: string
+  run_id: string
+  target_id: string
+  prompt_id: string
+  external_id: string
+  sample: number
+  attempt: number
+  outcome: 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted' | 'unexpected_stop'
+  /** the provider's own field and value, e.g. `stop_reason: refusal` */
+  reason: string
+  provider: string | null
+  model_served: string | null
+  tokens_in: Generated<number>
+  tokens_out: Generated<number>
+  cost_usd: ColumnType<string | number, number | undefined, number>
   raw: ColumnType<unknown, string | null | undefined, string | null> | null
   created_at: CreatedAt
 }
@@ -402,6 +429,7 @@ export interface Database {
   collection_run_error: CollectionRunErrorTable
   collection_answer: CollectionAnswerTable
   collection_spend: CollectionSpendTable
+  collection_non_answer: CollectionNonAnswerTable
   webhook: WebhookTable
   webhook_delivery: WebhookDeliveryTable
   webhook_attempt: WebhookAttemptTable

@@ -26,7 +26,7 @@ describe('beacon collect', () => {
     expect(run).toMatchObject({ state: 'succeeded', planned: 4, succeeded: 4, failed: 0, cost_usd: 0 })
     const text = beacon('collect', '--workspace', 'Acme', '--target', target.id)
     expect(text.code, text.stderr).toBe(0)
-    expect(text.stdout).toMatch(/succeeded \(4 stored, 0 duplicates, 0 failed, 0 skipped of 4\)/)
+    expect(text.stdout).toMatch(/succeeded \(4 stored, 0 duplicates, 0 failed, 0 skipped, 0 not answered of 4\)/)
     const runs = json(beacon('runs', 'list', '--workspace', 'Acme', '--json'))
     expect(runs.map((r: { id: string }) => r.id)).toContain(run.id)
     expect(runs).toHaveLength(2)

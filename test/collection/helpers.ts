@@ -48,6 +48,10 @@ export interface RunBody {
   failed: number
   duplicates: number
   skipped: number
+  refused: number
+  incomplete: number
+  search_failed: number
+  quota_exhausted: number
   tokens_in: number
   cost_usd: number
   errors: { target_id: string; code: string; message: string; count: number }[]
@@ -69,7 +73,12 @@ export async function waitForRun(ctx: TestContext, key: string, id: string, time
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const run = await getRunBody(ctx, key, id)
-    if (['succeeded', 'failed'].includes(run.state) || (run.state === 'cancelled' && run.planned === run.succeeded + run.failed + run.duplicates + run.skipped)) return run
+    if (
+      ['succeeded', 'failed'].includes(run.state) ||
+      (run.state === 'cancelled' &&
+        run.planned === run.succeeded + run.failed + run.duplicates + run.skipped + run.refused + run.incomplete + run.search_failed + run.quota_exhausted)
+    )
+      return run
     if (Date.now() > deadline) throw new Error(`run ${id} still ${run.state} after ${timeoutMs} ms: ${JSON.stringify(run)}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -1,6 +1,7 @@
 // Gemini API fake: POST /v1beta/models/{model}:generateContent. With the googleSearch tool the
 // candidate carries groundingMetadata, as recorded in test/fixtures/providers/gemini-grounded.json;
-// its grounding redirect URLs point at this fake, which redirects HEAD
+// its grounding redirect URLs stay on Google's host (the resolver asks no other); a test routes
+// them to this fake with groundingRedirectFetch, and the fake redirects HEAD
 // /grounding-api-redirect/{token} to the page (GROUNDING_PAGES), or 404 for an unknown token.
 import { fixture, promptOf, startFake, type FakeOptions, type ProviderFake } from './http-fake.js'
 
@@ -14,6 +15,15 @@ export function googleErrorBody(status: number, message: string) {
 export const GROUNDING_PAGES: Record<string, string> = {
   AUZIYQHabc: 'https://www.example-reviews.com/pm-tools',
   AUZIYQHdef: 'https://acme.example/pricing',
+}
+
+/** A fetch that sends requests for Google's grounding-redirect host to `fakeUrl` instead (everything else unchanged). */
+export function groundingRedirectFetch(fakeUrl: string): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const routed = url.startsWith('https://vertexaisearch.cloud.google.com/') ? url.replace('https://vertexaisearch.cloud.google.com', fakeUrl) : url
+    return fetch(routed === url ? input : routed, init)
+  }
 }
 
 export function startGoogleFake(options: FakeOptions = {}): Promise<ProviderFake> {
@@ -39,11 +49,6 @@ export function startGoogleFake(options: FakeOptions = {}): Promise<ProviderFake
             const parts = (candidate.content as { parts: Array<{ text: string }> }).parts
             parts[0].text = `Answer to: ${promptOf(request.body)}. ${parts[0].text}`
             if (!(sent.tools ?? []).some((tool) => 'googleSearch' in tool)) delete candidate.groundingMetadata
-            else {
-              // The redirects lead through this fake, never to Google.
-              const chunks = (candidate.groundingMetadata as { groundingChunks: Array<{ web: { uri: string } }> }).groundingChunks
-              for (const chunk of chunks) chunk.web.uri = chunk.web.uri.replace('https://vertexaisearch.cloud.google.com', `http://${request.headers.host}`)
-            }
             return body
           },
         },

@@ -9,7 +9,7 @@ import { startJobs } from '../../start-jobs.js'
 import { checkStoredSecrets } from '../../security/sealed-secrets.js'
 import { createRun } from '../../collection/runs.js'
 import { createTarget, deleteTarget, targetView, type TargetInput } from '../../collection/targets.js'
-import type { RunView } from '../../collection/run-view.js'
+import { answersCounted, type RunView } from '../../collection/run-view.js'
 import { getRun } from '../../queries/collection/get-run.js'
 import { listRuns } from '../../queries/collection/list-runs.js'
 import { listTargets } from '../../queries/collection/list-targets.js'
@@ -37,7 +37,8 @@ function integerOption(flag: string, value: string | undefined, min: number, max
 }
 
 function runLines(run: RunView): string[] {
-  const counts = `${run.succeeded} stored, ${run.duplicates} duplicates, ${run.failed} failed, ${run.skipped} skipped of ${run.planned}`
+  const notAnswered = run.refused + run.incomplete + run.search_failed + run.quota_exhausted
+  const counts = `${run.succeeded} stored, ${run.duplicates} duplicates, ${run.failed} failed, ${run.skipped} skipped, ${notAnswered} not answered of ${run.planned}`
   return [
     `Run ${run.id}: ${run.state} (${counts})`,
     `tokens ${run.tokens_in} in / ${run.tokens_out} out, cost $${run.cost_usd.toFixed(4)}`,
@@ -53,9 +54,9 @@ async function follow(read: () => Promise<RunView>, out: Output): Promise<RunVie
       const run = await read()
       if (run.planned > 0) {
         bar ??= progressBar(out, run.planned, 'answers')
-        bar.update(run.succeeded + run.failed + run.duplicates + run.skipped)
+        bar.update(answersCounted(run))
       }
-      if (FINISHED.has(run.state) && (run.state !== 'cancelled' || run.planned <= run.succeeded + run.failed + run.duplicates + run.skipped)) return run
+      if (FINISHED.has(run.state) && (run.state !== 'cancelled' || run.planned <= answersCounted(run))) return run
       await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     }
   } finally {
@@ -244,7 +245,7 @@ export function registerCollectCommands(program: Command): void {
         table(
           runs.map((r) => ({
             ...r,
-            done: `${r.succeeded + r.failed + r.duplicates + r.skipped}/${r.planned}`,
+            done: `${answersCounted(r)}/${r.planned}`,
             cost: `$${r.cost_usd.toFixed(4)}`,
             errors: r.errors.map((e) => `${e.code}×${e.count}`),
           })),

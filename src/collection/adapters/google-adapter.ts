@@ -8,18 +8,35 @@
 // as output, `toolUsePromptTokenCount` as input), the model served in `modelVersion`.
 import { GoogleGenAI } from '@google/genai'
 import { missingKey, type SdkAdapterOptions } from './adapter-options.js'
-import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, type ParsedAnswer } from './parse-helpers.js'
-import { callProvider, malformed } from './provider-errors.js'
+import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, QueryList, type ParsedAnswer } from './parse-helpers.js'
+import { callProvider, malformed, nonAnswer } from './provider-errors.js'
 import type { AnswerAdapter, AskRequest, ProviderAnswer, ProviderCitation } from './types.js'
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com'
 
-/** Reads a generateContent answer; `modelAsked` names the model when the answer does not. */
+/** finishReason values meaning the engine blocked its own answer (FinishReason in @google/genai dist/genai.d.ts). */
+const REFUSED_FINISH = new Set(['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'RECITATION', 'LANGUAGE', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION'])
+
+/**
+ * Reads a generateContent answer; `modelAsked` names the model when the answer does not. Only
+ * `finishReason: STOP` is an answer: a prompt blocked before any candidate
+ * (`promptFeedback.blockReason`) and the blocking finish reasons are `refused`, `MAX_TOKENS` is
+ * `incomplete`, any other value (OTHER, MALFORMED_FUNCTION_CALL, a missing one, …) `unexpected_stop`.
+ * Citations are the grounding chunks that `groundingSupports` reference (what the answer cites);
+ * chunks read but not cited stay in the raw JSON.
+ */
 export function parseGeminiResponse(raw: unknown, modelAsked: string, label = 'google'): ParsedAnswer {
   if (!isObject(raw)) throw malformed(label, 'the answer is not a JSON object')
   const candidates = asArray(raw.candidates)
-  // A prompt blocked by safety filters has no candidates, only promptFeedback: an answer (empty), not a failure to retry.
-  if (candidates.length === 0 && !isObject(raw.promptFeedback)) throw malformed(label, 'the answer has no candidates')
+  const usage = isObject(raw.usageMetadata) ? raw.usageMetadata : {}
+  const modelServed = asString(raw.modelVersion) ?? modelAsked
+  const tokensIn = asCount(usage.promptTokenCount) + asCount(usage.toolUsePromptTokenCount)
+  const tokensOut = asCount(usage.candidatesTokenCount) + asCount(usage.thoughtsTokenCount)
+  if (candidates.length === 0) {
+    const blockReason = isObject(raw.promptFeedback) ? asString(raw.promptFeedback.blockReason) : undefined
+    if (!blockReason) throw malformed(label, 'the answer has no candidates')
+    throw nonAnswer(label, 'refused', { reason: `promptFeedback.blockReason: ${blockReason}`, raw, modelServed, tokensIn, tokensOut, webSearchCalls: 0 })
+  }
   const first = isObject(candidates[0]) ? candidates[0] : {}
   const content = isObject(first.content) ? first.content : {}
   let text = ''
@@ -28,37 +45,52 @@ export function parseGeminiResponse(raw: unknown, modelAsked: string, label = 'g
     if (isObject(part) && part.thought !== true) text += asString(part.text) ?? ''
   }
   const grounding = isObject(first.groundingMetadata) ? first.groundingMetadata : {}
+  const chunks = asArray(grounding.groundingChunks)
   const citations = new CitationList()
-  for (const chunk of asArray(grounding.groundingChunks)) {
-    if (isObject(chunk) && isObject(chunk.web)) citations.add(chunk.web.uri, chunk.web.title)
+  for (const support of asArray(grounding.groundingSupports)) {
+    if (!isObject(support)) continue
+    for (const index of asArray(support.groundingChunkIndices)) {
+      const chunk = typeof index === 'number' ? chunks[index] : undefined
+      if (isObject(chunk) && isObject(chunk.web)) citations.add(chunk.web.uri, chunk.web.title)
+    }
   }
-  const usage = isObject(raw.usageMetadata) ? raw.usageMetadata : {}
-  return {
-    content: text,
-    citations: citations.list(),
-    modelServed: asString(raw.modelVersion) ?? modelAsked,
-    tokensIn: asCount(usage.promptTokenCount) + asCount(usage.toolUsePromptTokenCount),
-    tokensOut: asCount(usage.candidatesTokenCount) + asCount(usage.thoughtsTokenCount),
-    webSearchCalls: asArray(grounding.webSearchQueries).length,
-  }
+  const queries = new QueryList()
+  for (const query of asArray(grounding.webSearchQueries)) queries.add(query)
+  const webSearchCalls = asArray(grounding.webSearchQueries).length
+  const finishReason = asString(first.finishReason)
+  const spent = { raw, modelServed, tokensIn, tokensOut, webSearchCalls, reason: `finishReason: ${finishReason ?? 'missing'}` }
+  if (finishReason && REFUSED_FINISH.has(finishReason)) throw nonAnswer(label, 'refused', spent)
+  if (finishReason === 'MAX_TOKENS') throw nonAnswer(label, 'incomplete', spent)
+  if (finishReason !== 'STOP') throw nonAnswer(label, 'unexpected_stop', spent)
+  return { content: text, citations: citations.list(), modelServed, tokensIn, tokensOut, webSearchCalls, searchQueries: queries.list() }
 }
 
 /** Time allowed to turn Google's grounding redirects into the pages they point to. */
 const REDIRECT_BUDGET_MS = 3000
-const GROUNDING_REDIRECT = /\/grounding-api-redirect\//
+/** Google's grounding-redirect host: the only one the resolver asks, so a citation cannot make Beacon fetch anything else. */
+export const GROUNDING_REDIRECT_HOST = 'vertexaisearch.cloud.google.com'
+
+function isGroundingRedirect(url: string): boolean {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'https:' && parsed.hostname === GROUNDING_REDIRECT_HOST && parsed.port === '' && parsed.pathname.startsWith('/grounding-api-redirect/')
+  } catch {
+    return false
+  }
+}
 
 /**
- * Gemini cites `vertexaisearch.cloud.google.com/grounding-api-redirect/…` URLs, which would make
+ * Gemini cites `https://vertexaisearch.cloud.google.com/grounding-api-redirect/…` URLs, which would make
  * every Gemini source look like one Google domain. Each redirect is asked (HEAD, not followed)
  * for its Location, in parallel and within a short budget; a redirect that does not resolve is
  * kept as it is. The raw JSON keeps the redirects (they expire), the citations the pages.
  */
 export async function resolveGroundingRedirects(citations: ProviderCitation[], doFetch: typeof fetch, signal: AbortSignal): Promise<ProviderCitation[]> {
-  if (!citations.some((citation) => GROUNDING_REDIRECT.test(citation.url))) return citations
+  if (!citations.some((citation) => isGroundingRedirect(citation.url))) return citations
   const budget = AbortSignal.any([signal, AbortSignal.timeout(REDIRECT_BUDGET_MS)])
   const resolved = await Promise.all(
     citations.map(async (citation) => {
-      if (!GROUNDING_REDIRECT.test(citation.url)) return citation
+      if (!isGroundingRedirect(citation.url)) return citation
       try {
         const response = await doFetch(citation.url, { method: 'HEAD', redirect: 'manual', signal: budget })
         const location = response.headers.get('location')
@@ -99,7 +131,7 @@ export function createGoogleAdapter(options: SdkAdapterOptions): AnswerAdapter {
         await client.models.generateContent({
           model: target.model,
           contents: request.prompt,
-          config: { abortSignal: signal, maxOutputTokens: MAX_OUTPUT_TOKENS, ...(target.web_search ? { tools: [{ googleSearch: {} }] } : {}) },
+          config: { abortSignal: signal, maxOutputTokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS, ...(target.web_search ? { tools: [{ googleSearch: {} }] } : {}) },
         })
         if (rawText === undefined) throw malformed(label, 'the answer body could not be read')
         return JSON.parse(rawText) as unknown

@@ -47,6 +47,21 @@ export class CitationList {
   }
 }
 
+/** The engine's own search queries, in order of first use, one per text. */
+export class QueryList {
+  private readonly seen = new Set<string>()
+
+  add(query: unknown): void {
+    if (typeof query !== 'string') return
+    const trimmed = query.trim()
+    if (trimmed !== '') this.seen.add(trimmed)
+  }
+
+  list(): string[] {
+    return [...this.seen]
+  }
+}
+
 /** What each adapter's pure parser returns; the adapter adds latency and the raw JSON. */
 export interface ParsedAnswer {
   content: string
@@ -55,6 +70,8 @@ export interface ParsedAnswer {
   tokensIn: number
   tokensOut: number
   webSearchCalls: number
+  /** the queries the engine searched (ProviderAnswer.searchQueries) */
+  searchQueries?: string[]
 }
 
 /**
@@ -64,6 +81,9 @@ export interface ParsedAnswer {
  * Gemini's thoughts count too), so it leaves room beyond a typical 500–1,500-token answer.
  */
 export const MAX_OUTPUT_TOKENS = 8192
+
+/** The cap of the one retry of an answer cut by the output limit (docs/collection.md, `incomplete`). */
+export const RETRY_OUTPUT_TOKENS = 2 * MAX_OUTPUT_TOKENS
 
 /** Most searches one Anthropic answer may run (the tool's max_uses), bounding the search cost. */
 export const MAX_WEB_SEARCHES = 5

@@ -4,7 +4,7 @@
 import { APIError as AnthropicAPIError, APIConnectionError as AnthropicConnectionError, APIConnectionTimeoutError as AnthropicTimeoutError } from '@anthropic-ai/sdk'
 import { ApiError as GoogleApiError } from '@google/genai'
 import { APIError as OpenAIAPIError, APIConnectionError as OpenAIConnectionError, APIConnectionTimeoutError as OpenAITimeoutError } from 'openai'
-import { ProviderError, type ProviderErrorKind } from './types.js'
+import { ProviderError, type NonAnswerDetail, type ProviderErrorKind } from './types.js'
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined> | null | undefined
 
@@ -53,6 +53,11 @@ const ADVICE: Record<ProviderErrorKind, string> = {
   unauthorized: 'store a valid API key for this provider (PUT /api/v1/collection/credentials/{name}) or set it in the environment',
   forbidden: 'the API key has no access to this model or feature; check the key permissions and the model name',
   malformed: 'the provider answered with something that is not its documented format; the run retries',
+  refused: 'the engine declined to answer this prompt; kept for audit, not counted as an answer',
+  incomplete: 'the answer was cut by the output limit, also when asked again with a larger limit; kept for audit, not counted as an answer',
+  search_failed: "the engine's own web search failed; the run retries",
+  unexpected_stop: 'the engine stopped for a reason Beacon does not know; kept for audit, not counted as an answer',
+  quota_exhausted: "the provider account is out of credit or its daily quota; add credit or wait for the quota's reset, then edit the target to clear the flag",
 }
 
 /**
@@ -69,7 +74,12 @@ function shorten(text: string, max = 300): string {
 }
 
 /** A ProviderError whose message names the provider, what happened and what to do. */
-export function providerError(label: string, kind: ProviderErrorKind, detail: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}): ProviderError {
+export function providerError(
+  label: string,
+  kind: ProviderErrorKind,
+  detail: string,
+  options: { status?: number; retryAfterMs?: number; cause?: unknown; nonAnswer?: NonAnswerDetail } = {},
+): ProviderError {
   const status = options.status === undefined ? '' : ` (HTTP ${options.status})`
   return new ProviderError(kind, `${label}${status}: ${shorten(detail)} — ${ADVICE[kind]}`, options)
 }
@@ -77,6 +87,62 @@ export function providerError(label: string, kind: ProviderErrorKind, detail: st
 /** The provider answered 2xx with JSON we cannot read as an answer. */
 export function malformed(label: string, what: string, cause?: unknown): ProviderError {
   return providerError(label, 'malformed', what, { cause })
+}
+
+/**
+ * The engine answered 2xx without completing an answer (refused, incomplete, search_failed,
+ * unexpected_stop): `detail.reason` names the provider's own field and value.
+ */
+export function nonAnswer(label: string, kind: ProviderErrorKind, detail: NonAnswerDetail): ProviderError {
+  return providerError(label, kind, detail.reason, { nonAnswer: detail })
+}
+
+/** A google.rpc.Duration as JSON writes it (`"32s"`, `"1.5s"`), in ms. */
+function durationMs(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined
+  const match = /^(\d+(?:\.\d+)?)s$/.exec(value.trim())
+  return match ? Math.round(Number(match[1]) * 1000) : undefined
+}
+
+interface GoogleErrorDetails {
+  retryAfterMs?: number
+  /** the quotaId of a daily quota the request ran out of */
+  dailyQuota?: string
+}
+
+/**
+ * Gemini's 429 says in its JSON body, not in headers, how long to wait (`RetryInfo.retryDelay`)
+ * and which quota ran out (`QuotaFailure.violations[].quotaId`, e.g.
+ * `GenerateRequestsPerDayPerProjectPerModel-FreeTier`). Shapes: google.rpc.Status with
+ * error_details.proto (https://ai.google.dev/gemini-api/docs/rate-limits,
+ * https://github.com/googleapis/googleapis/blob/master/google/rpc/error_details.proto).
+ */
+export function readGoogleErrorDetails(body: unknown): GoogleErrorDetails {
+  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined
+  const details = typeof error === 'object' && error !== null && Array.isArray((error as { details?: unknown }).details) ? (error as { details: unknown[] }).details : []
+  const found: GoogleErrorDetails = {}
+  for (const detail of details) {
+    if (typeof detail !== 'object' || detail === null) continue
+    const record = detail as Record<string, unknown>
+    const type = typeof record['@type'] === 'string' ? record['@type'] : ''
+    if (type.endsWith('google.rpc.RetryInfo')) found.retryAfterMs = durationMs(record.retryDelay)
+    if (type.endsWith('google.rpc.QuotaFailure') && Array.isArray(record.violations)) {
+      for (const violation of record.violations) {
+        const quotaId = typeof violation === 'object' && violation !== null ? (violation as { quotaId?: unknown }).quotaId : undefined
+        if (typeof quotaId === 'string' && /PerDay/i.test(quotaId)) found.dailyQuota = quotaId
+      }
+    }
+  }
+  return found
+}
+
+/** @google/genai's ApiError message is the error JSON itself (`JSON.stringify(errorBody)`). */
+function googleErrorBody(message: string): unknown {
+  try {
+    return JSON.parse(message)
+  } catch {
+    return undefined
+  }
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
@@ -114,13 +180,27 @@ export function toProviderError(error: unknown, context: MapContext): unknown {
   if (error instanceof OpenAIConnectionError || error instanceof AnthropicConnectionError) {
     return providerError(label, 'network', `connection failed: ${error.message}`, { cause: error })
   }
+  if (error instanceof OpenAIAPIError && error.status === 429 && (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
+    // Out of credit, not a rate limit: retrying cannot help (https://platform.openai.com/docs/guides/error-codes).
+    // Its error JSON is kept for audit only from OpenAI's own API, never from a user-given address.
+    const nonAnswer =
+      label === 'openai' ? { reason: 'error.code: insufficient_quota', raw: { error: error.error ?? null }, tokensIn: 0, tokensOut: 0, webSearchCalls: 0 } : undefined
+    return providerError(label, 'quota_exhausted', error.message, { status: 429, cause: error, nonAnswer })
+  }
   if ((error instanceof OpenAIAPIError || error instanceof AnthropicAPIError) && typeof error.status === 'number') {
     const kind = kindForStatus(error.status)
     return providerError(label, kind, error.message, { status: error.status, retryAfterMs: parseRetryAfter(error.headers), cause: error })
   }
   if (error instanceof GoogleApiError) {
+    const details = error.status === 429 ? readGoogleErrorDetails(googleErrorBody(error.message)) : {}
+    if (details.dailyQuota) {
+      // A daily quota resets at midnight Pacific time: hours away, so the target is flagged instead of retried.
+      const nonAnswer = { reason: `QuotaFailure.quotaId: ${details.dailyQuota}`, raw: googleErrorBody(error.message) ?? null, tokensIn: 0, tokensOut: 0, webSearchCalls: 0 }
+      return providerError(label, 'quota_exhausted', `daily quota ${details.dailyQuota} exhausted`, { status: 429, cause: error, nonAnswer })
+    }
     const kind = kindForStatus(error.status)
-    return providerError(label, kind, error.message, { status: error.status, retryAfterMs: parseRetryAfter(context.lastHeaders), cause: error })
+    const retryAfterMs = details.retryAfterMs ?? parseRetryAfter(context.lastHeaders)
+    return providerError(label, kind, error.message, { status: error.status, retryAfterMs, cause: error })
   }
   if (error instanceof SyntaxError) return malformed(label, `unparseable JSON: ${error.message}`, error)
   if (error instanceof Error) {

@@ -1,5 +1,5 @@
 // The contract between collection (runs, jobs, budget, retries) and the provider adapters
-// (DESIGN §14). Adapters only ask and parse: they never retry (the SDKs' own retries are
+// (docs/collection.md). Adapters only ask and parse: they never retry (the SDKs' own retries are
 // off), never store, and turn every failure into a ProviderError the job can act on.
 import type { Provider } from '../../core/providers.js'
 
@@ -20,6 +20,8 @@ export interface AnswerTarget {
 export interface AskRequest {
   target: AnswerTarget
   prompt: string
+  /** the output cap to send; MAX_OUTPUT_TOKENS when absent (an `incomplete` answer is asked once more with a larger one) */
+  maxOutputTokens?: number
   /** from the stored credential or the environment; absent for local openai_compatible servers and demo */
   apiKey?: string
   /** the whole request, including the provider's own search; the adapter turns an overrun into a `timeout` error */
@@ -40,8 +42,10 @@ export interface ProviderAnswer {
   modelServed: string
   tokensIn: number
   tokensOut: number
-  /** searches the provider ran for this answer (priced separately by some providers) */
+  /** billed searches the provider ran for this answer (priced separately by some providers) */
   webSearchCalls: number
+  /** the queries the engine itself searched for this answer, in order, deduplicated (docs/collection.md) */
+  searchQueries?: string[]
   latencyMs: number
   /** the provider's JSON as received, so answers can be re-parsed later */
   raw: unknown
@@ -76,28 +80,52 @@ export type ProviderErrorKind =
   | 'unauthorized' // 401
   | 'forbidden' // 403
   | 'malformed' // the provider answered 2xx with something we cannot parse
+  // The engine answered but did not complete an answer (docs/collection.md, "outcomes"):
+  | 'refused' // refusal part, content filter, safety block, blocked prompt
+  | 'incomplete' // cut by the output limit (retried once with a larger limit)
+  | 'search_failed' // the engine's own web search errored (transient)
+  | 'unexpected_stop' // a stop/finish/status value this parser does not know: never a silent success
+  | 'quota_exhausted' // out of credit or daily quota: flags the target like 401/403
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'network', 'malformed'])
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limited', 'server', 'timeout', 'network', 'malformed', 'search_failed'])
+
+/**
+ * What the provider sent when it did not complete an answer: the provider's own field and value
+ * that said so, its JSON as received (kept for audit, never stored as a response) and what it
+ * spent, so the budget and the run are charged what the provider bills.
+ */
+export interface NonAnswerDetail {
+  /** e.g. `stop_reason: refusal`, `finishReason: SAFETY`, `error.code: insufficient_quota` */
+  reason: string
+  raw: unknown
+  modelServed?: string
+  tokensIn: number
+  tokensOut: number
+  webSearchCalls: number
+}
 
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind
   readonly status?: number
   /** from the provider's Retry-After (seconds or HTTP date) or retry-after-ms header */
   readonly retryAfterMs?: number
-  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  /** set when the provider answered without completing an answer (refused, incomplete, …) */
+  readonly nonAnswer?: NonAnswerDetail
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; nonAnswer?: NonAnswerDetail } = {}) {
     super(message, { cause: options.cause })
     this.name = 'ProviderError'
     this.kind = kind
     this.status = options.status
     this.retryAfterMs = options.retryAfterMs
+    this.nonAnswer = options.nonAnswer
   }
-  /** 429, 5xx, timeouts, network errors and unparseable answers are retried; 400/401/403 never. */
+  /** 429, 5xx, timeouts, network errors, unparseable answers and failed searches are retried; 400/401/403 and quota never. */
   get retryable(): boolean {
     return RETRYABLE.has(this.kind)
   }
-  /** 401 and 403 flag the target: its credential needs attention. */
+  /** 401, 403 and an exhausted quota flag the target: its credential or account needs attention. */
   get flagsTarget(): boolean {
-    return this.kind === 'unauthorized' || this.kind === 'forbidden'
+    return this.kind === 'unauthorized' || this.kind === 'forbidden' || this.kind === 'quota_exhausted'
   }
 }
 

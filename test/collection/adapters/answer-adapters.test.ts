@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createAnswerAdapter } from '../../../src/collection/adapters/index.js'
 import { ProviderError, type AnswerTarget } from '../../../src/collection/adapters/types.js'
 import { startAnthropicFake } from '../../fakes/anthropic-fake.js'
-import { startGoogleFake } from '../../fakes/google-fake.js'
+import { groundingRedirectFetch, startGoogleFake } from '../../fakes/google-fake.js'
 import { hang, malformedJson, rateLimited, serverError, unauthorized, type FakeOptions, type ProviderFake } from '../../fakes/http-fake.js'
 import { startOpenAIFake } from '../../fakes/openai-fake.js'
 import { startOpenAICompatibleFake, startPerplexityFake } from '../../fakes/perplexity-fake.js'
@@ -29,7 +29,8 @@ const cases: Case[] = [
     target: { provider: 'openai', model: 'gpt-5', api: 'native', web_search: true },
     expected: {
       citations: ['https://www.example-reviews.com/pm-tools', 'https://acme.example/pricing'],
-      webSearchCalls: 2,
+      // one `search` action billed; the `open_page` action is not
+      webSearchCalls: 1,
       modelServed: 'gpt-5-2025-08-07',
       tokensIn: 12840,
       tokensOut: 612,
@@ -97,6 +98,8 @@ async function setUp(testCase: Case, options: FakeOptions = {}) {
   const adapter = createAnswerAdapter(testCase.target, {
     baseUrlOverride: testCase.name === 'openai' || testCase.name === 'openai_compatible' ? `${fake.url}/v1` : fake.url,
     env: {},
+    // Gemini's grounding redirects stay on Google's host; this routes them to the fake.
+    ...(testCase.name === 'google' ? { fetch: groundingRedirectFetch(fake.url) } : {}),
   })
   return { fake, adapter }
 }

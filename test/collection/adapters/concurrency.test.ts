@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createAnswerAdapter } from '../../../src/collection/adapters/index.js'
 import type { AnswerTarget } from '../../../src/collection/adapters/types.js'
 import { startAnthropicFake } from '../../fakes/anthropic-fake.js'
-import { startGoogleFake } from '../../fakes/google-fake.js'
+import { groundingRedirectFetch, startGoogleFake } from '../../fakes/google-fake.js'
 import type { FakeOptions, ProviderFake } from '../../fakes/http-fake.js'
 import { startOpenAIFake } from '../../fakes/openai-fake.js'
 import { startPerplexityFake } from '../../fakes/perplexity-fake.js'
@@ -27,7 +27,8 @@ describe.each(providers)('%s adapter under concurrency', (provider, model, start
     const fake = await start({ latencyMs })
     fakes.push(fake)
     const target: AnswerTarget = { provider, model, api: 'native', web_search: true }
-    const adapter = createAnswerAdapter(target, { baseUrlOverride: fake.url, env: {} })
+    // Gemini's grounding redirects stay on Google's host: routed to the fake.
+    const adapter = createAnswerAdapter(target, { baseUrlOverride: fake.url, env: {}, ...(provider === 'google' ? { fetch: groundingRedirectFetch(fake.url) } : {}) })
     const started = performance.now()
     const answers = await Promise.all(Array.from({ length: 32 }, (_, i) => adapter.ask({ target, prompt: `prompt ${i}`, apiKey: 'k', timeoutMs: 10_000 })))
     const elapsed = performance.now() - started

@@ -25,7 +25,9 @@ describe('OpenAI Responses', () => {
       { url: 'https://www.example-reviews.com/pm-tools', title: 'The 10 best PM tools for small teams' },
       { url: 'https://acme.example/pricing', title: 'Acme Boards pricing' },
     ])
-    expect(parsed).toMatchObject({ modelServed: 'gpt-5-2025-08-07', tokensIn: 12840, tokensOut: 612, webSearchCalls: 2 })
+    // Only `search` actions are billed: the fixture's `open_page` action is not a search.
+    expect(parsed).toMatchObject({ modelServed: 'gpt-5-2025-08-07', tokensIn: 12840, tokensOut: 612, webSearchCalls: 1 })
+    expect(parsed.searchQueries).toEqual(['best project management software for small teams 2026'])
   })
 
   it('joins several messages, ignores reasoning items, and a failed response is a server error', () => {
@@ -80,15 +82,15 @@ describe('Gemini generateContent', () => {
       { url: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQHdef', title: 'acme.example' },
     ])
     expect(parsed).toMatchObject({ modelServed: 'gemini-2.5-flash', tokensIn: 3212, tokensOut: 600, webSearchCalls: 2 })
+    expect(parsed.searchQueries).toEqual(['best project management software small teams', 'acme boards vs globex tasks'])
   })
 
-  it('skips thought parts; a safety-blocked prompt is an empty answer; no candidates at all is malformed', () => {
+  it('skips thought parts; a safety-blocked prompt is refused; no candidates at all is malformed', () => {
     const raw = fixture('gemini-grounded.json')
     const parts = ((raw.candidates as Array<{ content: { parts: unknown[] } }>)[0].content.parts = [{ text: 'thinking…', thought: true }, { text: 'Answer.' }])
     expect(parts).toHaveLength(2)
     expect(parseGeminiResponse(raw, 'gemini-2.5-pro').content).toBe('Answer.')
-    const blocked = parseGeminiResponse({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5 } }, 'gemini-2.5-pro')
-    expect(blocked).toMatchObject({ content: '', citations: [], modelServed: 'gemini-2.5-pro', tokensIn: 5 })
+    expect(kindOf(() => parseGeminiResponse({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5 } }, 'gemini-2.5-pro'))).toBe('refused')
     expect(kindOf(() => parseGeminiResponse({ usageMetadata: {} }, 'gemini-2.5-pro'))).toBe('malformed')
   })
 })
@@ -171,5 +173,26 @@ describe('Gemini grounding redirects', () => {
     )
     expect(resolved.map((c) => c.url)).toEqual(['https://acme.example/', 'https://direct.example/', redirect('missing'), redirect('broken'), 'https://globex.example/'])
     expect(asked).not.toContain('https://direct.example/')
+  })
+
+  it("only Google's redirect host is asked: the same path elsewhere (another host, http, a port) is kept as it is", async () => {
+    const asked: string[] = []
+    const fetchSpy: typeof fetch = async (input) => {
+      asked.push(String(input))
+      return new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } })
+    }
+    const elsewhere = [
+      'https://evil.example/grounding-api-redirect/a',
+      'http://vertexaisearch.cloud.google.com/grounding-api-redirect/a',
+      'https://vertexaisearch.cloud.google.com:8443/grounding-api-redirect/a',
+      'https://vertexaisearch.cloud.google.com.evil.example/grounding-api-redirect/a',
+    ]
+    const resolved = await resolveGroundingRedirects(
+      elsewhere.map((url) => ({ url, title: null })),
+      fetchSpy,
+      new AbortController().signal,
+    )
+    expect(asked).toEqual([])
+    expect(resolved.map((c) => c.url)).toEqual(elsewhere)
   })
 })

@@ -250,6 +250,11 @@ export interface CollectionRun {
   failed: number
   duplicates: number
   skipped: number
+  /** non-answers (refusals, cut answers, failed searches, exhausted quota): counted, never stored */
+  refused?: number
+  incomplete?: number
+  search_failed?: number
+  quota_exhausted?: number
   tokens_in: number
   tokens_out: number
   cost_usd: number

@@ -17,11 +17,13 @@ function listOf<T>(data: unknown, name: string): T[] {
   return Array.isArray(inner) ? (inner as T[]) : []
 }
 
-/** Answers with an outcome: asked and stored, failed, already stored, or skipped (budget, cancel). */
-export const runDone = (run: Pick<CollectionRun, 'succeeded' | 'failed' | 'duplicates' | 'skipped'>): number => run.succeeded + run.failed + run.duplicates + (run.skipped ?? 0)
+type Counted = 'succeeded' | 'failed' | 'duplicates' | 'skipped' | 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'
 
-export const runProgress = (run: Pick<CollectionRun, 'planned' | 'succeeded' | 'failed' | 'duplicates' | 'skipped'>): number =>
-  run.planned > 0 ? Math.min(1, runDone(run) / run.planned) : 0
+/** Answers with an outcome: asked and stored, failed, already stored, skipped (budget, cancel), or not answered by the engine. */
+export const runDone = (run: Pick<CollectionRun, Counted>): number =>
+  run.succeeded + run.failed + run.duplicates + (run.skipped ?? 0) + (run.refused ?? 0) + (run.incomplete ?? 0) + (run.search_failed ?? 0) + (run.quota_exhausted ?? 0)
+
+export const runProgress = (run: Pick<CollectionRun, 'planned' | Counted>): number => (run.planned > 0 ? Math.min(1, runDone(run) / run.planned) : 0)
 
 const targetLabel = (t: CollectionTarget) => (t.kind === 'aio' ? `AI overview · ${t.serp ?? ''} ${t.locale ?? ''}` : `${t.provider ?? ''} · ${t.model ?? ''}`)
 

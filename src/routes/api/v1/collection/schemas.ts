@@ -210,6 +210,12 @@ export const RunSchema = Type.Object(
     failed: Type.Integer(),
     duplicates: Type.Integer({ description: 'Answers whose external_id was already stored: not stored twice' }),
     skipped: Type.Integer({ description: 'Answers not asked: run cancelled, budget reached, target removed' }),
+    refused: Type.Integer({ description: 'The engine declined: refusal, content filter, safety block, blocked prompt. Not stored as responses' }),
+    incomplete: Type.Integer({ description: 'Cut by the output limit, also after one retry with a larger limit. Not stored as responses' }),
+    search_failed: Type.Integer({ description: "The engine's own web search failed on every attempt. Not stored as responses" }),
+    quota_exhausted: Type.Integer({
+      description: 'The provider account is out of credit or daily quota (the target is flagged). Not stored as responses. All counters add up to planned',
+    }),
     tokens_in: Type.Integer(),
     tokens_out: Type.Integer(),
     cost_usd: Type.Number(),
@@ -220,7 +226,10 @@ export const RunSchema = Type.Object(
       Type.Object(
         {
           target_id: Type.String({ format: 'uuid' }),
-          code: Type.String({ description: 'unauthorized, forbidden, bad_request, rate_limited, server, timeout, network, malformed, budget_exceeded, …' }),
+          code: Type.String({
+            description:
+              'unauthorized, forbidden, bad_request, rate_limited, server, timeout, network, malformed, refused, incomplete, search_failed, unexpected_stop, quota_exhausted, budget_exceeded, …',
+          }),
           message: Type.String(),
           count: Type.Integer(),
         },
