@@ -237,12 +237,17 @@ async function settleFailure(task: TaskContext<AnswerData>, settings: Collection
 }
 
 /** Stores a completed answer through the ingest path, its outcome and the settled reservation in one transaction. */
-async function storeAnswer(task: TaskContext<AnswerData>, { answerTarget, free, estimate }: Asking, result: ProviderAnswer | AioAnswer): Promise<void> {
+async function storeAnswer(task: TaskContext<AnswerData>, { target, answerTarget, free, estimate }: Asking, result: ProviderAnswer | AioAnswer): Promise<void> {
   const { data, db } = task
   const { workspaceId } = data
   const externalId = answerExternalId(data.runId, data.targetId, data.promptId, data.sample)
   const now = new Date()
-  const cost = free ? 0 : answerTarget && 'modelServed' in result ? answerCostUsd(toAnswerTarget(answerTarget), result) : estimate
+  // An AI overview costs the SERP requests it made (SerpApi's page_token follow-up is a second one); the estimate is the most one can cost.
+  const cost = free
+    ? 0
+    : answerTarget && 'modelServed' in result
+      ? answerCostUsd(toAnswerTarget(answerTarget), result)
+      : serpCostUsd(target.serp ?? 'serpapi', (result as AioAnswer).requests)
   const store = async (trx: DB): Promise<Outcome> => {
     if ('modelServed' in result && answerTarget) {
       const ingested = await ingestResponses(trx, workspaceId, [

@@ -70,8 +70,11 @@ describe.each(testBackends)('a native Perplexity target in a run (%s)', (backend
     expect(run.cost_usd).toBeGreaterThanOrEqual(0.00511)
     const sent = fake.requests.slice(before)
     expect(sent.every((request) => request.path === '/v1/responses' && request.headers.authorization === 'Bearer pplx-from-environment')).toBe(true)
-    // Neither non-answer is retried: one request per prompt.
-    expect(sent).toHaveLength(3)
+    // The refusal is not asked again; the cut answer is asked once more with a larger output cap
+    // (docs/collection.md, outcomes), and is cut again by the fake, so it stays an outcome.
+    expect(sent).toHaveLength(4)
+    const caps = sent.map((request) => (request.body as { max_output_tokens?: number }).max_output_tokens)
+    expect(Math.max(...caps.map(Number))).toBeGreaterThan(Math.min(...caps.map(Number)))
   })
 
   it('an account out of credit flags the target after one request and stores nothing', async () => {

@@ -101,7 +101,7 @@ export function createChatCompletionsAdapter(options: ChatAdapterOptions): Answe
           // max_completion_tokens, the field OpenAI documents: its reasoning models refuse the
           // deprecated max_tokens. A server that ignores it answers with its own cap; a cut answer
           // still shows as finish_reason "length".
-          max_completion_tokens: MAX_OUTPUT_TOKENS,
+          max_completion_tokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
           ...options.extraBody?.(request),
         }
         const response = await client.chat.completions.create(body, { signal, timeout: request.timeoutMs, maxRetries: 0 }).asResponse()

@@ -9,6 +9,7 @@
 import OpenAI from 'openai'
 import { missingKey, type SdkAdapterOptions } from './adapter-options.js'
 import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, MAX_WEB_SEARCHES, QueryList, type ParsedAnswer } from './parse-helpers.js'
+import { billedSearchCount } from '../prices.js'
 import { callProvider, malformed, nonAnswer, providerError, readJson } from './provider-errors.js'
 import type { AnswerAdapter, AskRequest, ProviderAnswer } from './types.js'
 
@@ -42,7 +43,7 @@ export function parseOpenAIResponse(raw: unknown, label = 'openai'): ParsedAnswe
       if (item.status === 'failed') failedSearch = true
       // Only `search` actions are billed; `open_page` and `find_in_page` are free (an item without an action counts, to stay an upper bound).
       const action = isObject(item.action) ? item.action : undefined
-      if (!action || action.type === 'search') webSearchCalls++
+      webSearchCalls += billedSearchCount('openai', [action ? asString(action.type) : 'search'])
       if (action?.type === 'search') {
         for (const query of asArray(action.queries)) queries.add(query)
         queries.add(action.query)

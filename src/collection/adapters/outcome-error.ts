@@ -2,9 +2,9 @@
 // its own search failed, or the account is out of credit. None of them is an answer, so none may
 // reach the ingest path; each carries the provider's JSON as received, kept for audit.
 //
-// Local to the adapters of this branch (Perplexity, chat completions, SerpApi, DataForSEO) until
-// the shared ProviderErrorKind in types.ts gains the same four words; then `kind` needs no cast
-// and this class can shrink to the `raw` field.
+// The adapters that speak chat completions, Perplexity's Agent API and the SERP APIs throw these;
+// the kinds are the shared ProviderErrorKinds, and the JSON travels as the error's nonAnswer
+// detail so the run keeps it in collection_non_answer like the native adapters' non-answers.
 import { ProviderError, type ProviderErrorKind } from './types.js'
 
 export type AnswerOutcomeKind = 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'
@@ -23,21 +23,11 @@ export class AnswerOutcomeError extends ProviderError {
 
   constructor(label: string, outcome: AnswerOutcomeKind, detail: string, options: { status?: number; raw?: unknown; cause?: unknown } = {}) {
     const status = options.status === undefined ? '' : ` (HTTP ${options.status})`
-    // The cast is the local stand-in for the shared union named above.
-    super(outcome as unknown as ProviderErrorKind, `${label}${status}: ${detail} — ${ADVICE[outcome]}`, { status: options.status, cause: options.cause })
+    const nonAnswer = { reason: detail, raw: options.raw ?? null, tokensIn: 0, tokensOut: 0, webSearchCalls: 0 }
+    super(outcome satisfies ProviderErrorKind, `${label}${status}: ${detail} — ${ADVICE[outcome]}`, { status: options.status, cause: options.cause, nonAnswer })
     this.name = 'AnswerOutcomeError'
     this.outcome = outcome
     this.raw = options.raw
-  }
-
-  /** only a failed search is transient; a refusal or a cut answer would repeat, and money does not come back by retrying */
-  override get retryable(): boolean {
-    return this.outcome === 'search_failed'
-  }
-
-  /** out of credit needs the operator, like a refused key */
-  override get flagsTarget(): boolean {
-    return this.outcome === 'quota_exhausted'
   }
 }
 

@@ -140,7 +140,7 @@ export function createPerplexityAdapter(options: SdkAdapterOptions): AnswerAdapt
               {
                 model: request.target.model,
                 input: request.prompt,
-                max_output_tokens: MAX_OUTPUT_TOKENS,
+                max_output_tokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
                 // The Agent API searches only with the web_search tool; a target without web_search asks the model alone.
                 ...(request.target.web_search ? { tools: [{ type: 'web_search' as const }] } : {}),
               },
