@@ -23,7 +23,7 @@ const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}
 /** "significant (p = 0.003)", "within noise (p = 0.82)" or "too few answers to tell". */
 export function changeVerdict(test: DigestBrand['visibility_test']): string {
   if (test.significant === null) return test.p_value === null ? 'no answers to compare' : 'too few answers to tell'
-  const p = test.p_value === null ? '' : ` (p = ${test.p_value < 0.001 ? '< 0.001' : test.p_value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '')})`
+  const p = test.p_value === null ? '' : test.p_value < 0.001 ? ' (p < 0.001)' : ` (p = ${test.p_value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '')})`
   return `${test.significant ? 'significant' : 'within noise'}${p}`
 }
 
