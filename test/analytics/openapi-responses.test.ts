@@ -13,6 +13,8 @@ import { createRun } from '../../src/collection/runs.js'
 import { putCredential } from '../../src/collection/credentials.js'
 import { SecretBox } from '../../src/security/secret-box.js'
 import { queueDelivery } from '../../src/webhooks/emit.js'
+import { createChannel } from '../../src/notifications/channels.js'
+import { queueNotification } from '../../src/notifications/emit.js'
 import { createWebhook } from '../../src/webhooks/webhooks.js'
 
 const TODAY = '2026-06-30'
@@ -57,6 +59,32 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     await ctx.database.db
       .insertInto('webhook_attempt')
       .values({ workspace_id: demo.workspaceId, delivery_id: deliveryId, attempt: 1, status_code: 500, duration_ms: 12, error: 'receiver answered 500' })
+      .execute()
+    // A notification channel with one delivery and one logged attempt for the notification routes.
+    const channel = await createChannel(
+      ctx.database.db,
+      demo.workspaceId,
+      {
+        kind: 'email',
+        target: 'marketing-team@example.com',
+        hint: 'marketing-team@example.com',
+        events: ['digest.weekly'],
+        schedule: { day: 'monday', hour: 9, timezone: 'Europe/Berlin' },
+      },
+      SecretBox.fromSecretKey('openapi-test-secret-key-0123456789abcdef'),
+    )
+    ids.channel_id = channel.id
+    const notificationId = await queueNotification(
+      ctx.database.db,
+      demo.workspaceId,
+      channel.id,
+      'notification.test',
+      { channel_id: channel.id, message: 'hi' },
+      { send: async () => null },
+    )
+    await ctx.database.db
+      .insertInto('notification_attempt')
+      .values({ workspace_id: demo.workspaceId, delivery_id: notificationId, attempt: 1, status_code: 250, duration_ms: 12, error: null })
       .execute()
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
@@ -107,6 +135,10 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
         '/api/v1/webhooks',
         '/api/v1/webhooks/{webhook_id}',
         '/api/v1/webhooks/{webhook_id}/deliveries',
+        '/api/v1/keys',
+        '/api/v1/notifications',
+        '/api/v1/notifications/{channel_id}',
+        '/api/v1/notifications/{channel_id}/deliveries',
       ]),
     )
   }, 120_000)

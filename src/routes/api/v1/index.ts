@@ -25,6 +25,8 @@ import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
 import { webhooksRoutes } from './webhooks/index.js'
+import { keysRoutes } from './keys/index.js'
+import { notificationsRoutes } from './notifications/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
@@ -96,4 +98,6 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(jobsRoutes)
   await app.register(collectionRoutes)
   await app.register(webhooksRoutes)
+  await app.register(keysRoutes)
+  await app.register(notificationsRoutes)
 }
