@@ -19,6 +19,7 @@ import { retryOnConflict } from '../db/retry-conflicts.js'
 import { AppError } from '../core/errors.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
+import { cleanSearchQueries } from '../ingest/search-queries.js'
 import type { TaskContext, TaskDefinition, TaskSender } from '../jobs/job-runtime.js'
 import { emitWebhookEvent, hasSubscribers } from '../webhooks/emit.js'
 import { findVisibilityChanges } from './visibility-changes.js'
@@ -382,6 +383,7 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
           content: result.content,
           created_at: now.toISOString(),
           citations: result.citations.map((c) => ({ url: c.url, ...(c.title ? { title: c.title } : {}) })),
+          search_queries: cleanSearchQueries(result.searchQueries),
         },
       ])
       const meta = {

@@ -42,6 +42,7 @@ export interface ProviderAnswer {
   tokensOut: number
   /** searches the provider ran for this answer (priced separately by some providers) */
   webSearchCalls: number
+  searchQueries?: string[]
   latencyMs: number
   /** the provider's JSON as received, so answers can be re-parsed later */
   raw: unknown
