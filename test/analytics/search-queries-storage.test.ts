@@ -8,6 +8,8 @@ import { setAdapterOverride } from '../../src/collection/adapter-resolver.js'
 import type { AnswerAdapter } from '../../src/collection/adapters/types.js'
 import { cleanSearchQueries, searchQueryKey } from '../../src/ingest/search-queries.js'
 import { addTarget, startRun, waitForRun } from '../collection/helpers.js'
+import { generateDemoDataset } from '../../src/demo/generate-demo.js'
+import { demoAnswerAdapter } from '../../src/collection/adapters/demo-adapter.js'
 
 describe('search query cleaning', () => {
   it('groups by case, spacing and NFKC form; drops blanks and repeats; cuts long ones', () => {
@@ -17,6 +19,34 @@ describe('search query cleaning', () => {
     expect(cleanSearchQueries(['   '])).toBeUndefined()
     expect(cleanSearchQueries(['x'.repeat(1000)])?.[0]).toHaveLength(400)
     expect(cleanSearchQueries(Array.from({ length: 150 }, (_, i) => `q${i}`))).toHaveLength(100)
+  })
+})
+
+describe('demo answers carry searches', () => {
+  it('the demo dataset: answers that cite sources searched 1–4 times, the question first; the others not at all', () => {
+    const dataset = generateDemoDataset({ today: '2026-05-10', days: 5 })
+    const searched = dataset.responses.filter((r) => r.searchQueries)
+    expect(searched.length).toBeGreaterThan(dataset.responses.length / 4)
+    for (const r of dataset.responses) {
+      if (r.citations.length === 0) expect(r.searchQueries).toBeUndefined()
+      else {
+        expect(r.searchQueries!.length).toBeGreaterThanOrEqual(1)
+        expect(r.searchQueries!.length).toBeLessThanOrEqual(4)
+        expect(r.searchQueries![0]).toMatch(/ 2026$|^how to /)
+        expect(cleanSearchQueries(r.searchQueries)).toEqual(r.searchQueries)
+      }
+    }
+  })
+
+  it('the demo provider reports searches for a web-search target only', async () => {
+    const adapter = demoAnswerAdapter({ latencyMs: 0 })
+    const target = { provider: 'google' as const, model: 'gemini-2.5-flash', api: 'native' as const, web_search: true }
+    const prompt = 'What is the best project management software for small teams?'
+    const searching = await adapter.ask({ target, prompt, timeoutMs: 1000 })
+    expect(searching.searchQueries?.[0]).toMatch(/^best project management software for small teams 20\d\d$/)
+    expect(searching.webSearchCalls).toBe(searching.searchQueries?.length)
+    const plain = await adapter.ask({ target: { ...target, web_search: false }, prompt, timeoutMs: 1000 })
+    expect(plain.searchQueries).toBeUndefined()
   })
 })
 
