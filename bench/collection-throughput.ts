@@ -269,11 +269,16 @@ async function measure(): Promise<void> {
     console.log(`wrote ${file}`)
     await app.close()
     await database.close()
+  } catch (error) {
+    // Said first: the clean-up below may fail too (the app still holds its connections).
+    console.error('bench:collection failed:', error)
+    process.exitCode = 1
   } finally {
     child.send('close')
     if (schema) {
-      await admin(`drop schema if exists ${schema} cascade`)
-      await admin(`drop schema if exists ${schema}_jobs cascade`)
+      await admin(`drop schema if exists ${schema} cascade`).catch((error: unknown) => console.error(`could not drop schema ${schema}:`, error))
+      await admin(`drop schema if exists ${schema}_jobs cascade`).catch((error: unknown) => console.error(`could not drop schema ${schema}_jobs:`, error))
     }
+    if (process.exitCode) process.exit()
   }
 }
