@@ -228,9 +228,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     collectionDailyBudgetUsd: decimal(env, 'COLLECTION_DAILY_BUDGET_USD', 10, 0, 1_000_000),
-    collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 4, 1, 256),
+    // Web-search answers take ~20 s: 20 in flight per provider (60 requests/min at that
+    // latency, within the default 120) and 80 answer workers (4 providers × 20) let one
+    // instance collect 1,000 answers in ~5 minutes (npm run bench:collection, README).
+    collectionConcurrency: integer(env, 'COLLECTION_CONCURRENCY', 20, 1, 256),
     collectionRequestsPerMinute: integer(env, 'COLLECTION_REQUESTS_PER_MINUTE', 120, 1, 1_000_000),
-    collectionWorkers: integer(env, 'COLLECTION_WORKERS', 8, 1, 64),
+    collectionWorkers: integer(env, 'COLLECTION_WORKERS', 80, 1, 256),
     collectionTimeoutMs: integer(env, 'COLLECTION_TIMEOUT_SECONDS', 300, 1, 3600) * 1000,
     collectionMaxAttempts: integer(env, 'COLLECTION_MAX_ATTEMPTS', 4, 1, 20),
     collectionTaskExpireSeconds: integer(env, 'COLLECTION_TASK_EXPIRE_SECONDS', 15 * 60, 5, 86_400),

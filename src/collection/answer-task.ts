@@ -12,6 +12,7 @@ import { retryOnConflict } from '../db/retry-conflicts.js'
 import { AppError } from '../core/errors.js'
 import { ingestResponses } from '../ingest/ingest-responses.js'
 import { ingestAio } from '../ingest/ingest-aio.js'
+import { cleanSearchQueries } from '../ingest/search-queries.js'
 import type { TaskContext, TaskDefinition } from '../jobs/job-runtime.js'
 import { ProviderError, type AioAnswer, type ProviderAnswer } from './adapters/types.js'
 import { MAX_OUTPUT_TOKENS, RETRY_OUTPUT_TOKENS } from './adapters/parse-helpers.js'
@@ -259,6 +260,7 @@ async function storeAnswer(task: TaskContext<AnswerData>, { target, answerTarget
           content: result.content,
           created_at: now.toISOString(),
           citations: result.citations.map((c) => ({ url: c.url, ...(c.title ? { title: c.title } : {}) })),
+          search_queries: cleanSearchQueries(result.searchQueries),
         },
       ])
       const meta = {

@@ -18,6 +18,7 @@ import * as readPathIndexes from './migrations/0016-read-path-indexes.js'
 import * as coveringBrandRollupKeys from './migrations/0017-covering-brand-rollup-keys.js'
 import * as monthlyStatsByProvider from './migrations/0018-monthly-stats-by-provider.js'
 import * as collectionOutcomes from './migrations/0019-collection-outcomes.js'
+import * as searchQueries from './migrations/0020-search-queries.js'
 import * as notificationChannels from './migrations/0021-notification-channels.js'
 import { grantAppRole } from './tenant-scope.js'
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0017-covering-brand-rollup-keys': coveringBrandRollupKeys,
   '0018-monthly-stats-by-provider': monthlyStatsByProvider,
   '0019-collection-outcomes': collectionOutcomes,
+  '0020-search-queries': searchQueries,
   '0021-notification-channels': notificationChannels,
 }
 

@@ -109,6 +109,22 @@ export interface CitationTable {
   created_at: Timestamp
 }
 
+/** One row per distinct web search an engine ran for an answer (query fan-out), in the engine's order. */
+export interface SearchQueryTable {
+  workspace_id: string
+  response_id: string
+  /** 1 = the engine's first search for the answer */
+  position: number
+  /** as the engine sent it */
+  query: string
+  /** grouping form: NFKC, lower case, spaces collapsed (src/ingest/search-queries.ts) */
+  query_key: string
+  prompt_id: string
+  provider: string
+  model: string
+  created_at: Timestamp
+}
+
 export interface AioObservationTable {
   workspace_id: string
   id: string
@@ -443,6 +459,7 @@ export interface Database {
   response: ResponseTable
   mention: MentionTable
   citation: CitationTable
+  search_query: SearchQueryTable
   aio_observation: AioObservationTable
   aio_appearance: AioAppearanceTable
   export_log: ExportLogTable

@@ -23,6 +23,7 @@ import {
 } from './catalog.js'
 import { composeAnswer, composeOverview, lerp, type Citation } from './compose.js'
 import { Rng, hashString } from './random.js'
+import { composeSearchQueries } from './search-queries.js'
 
 export interface DemoBrand {
   key: string
@@ -48,6 +49,8 @@ export interface DemoResponse {
   /** ISO 8601 UTC. */
   createdAt: string
   citations: { url: string; title?: string }[]
+  /** the web searches the engine ran for it (query fan-out); absent when it did not search */
+  searchQueries?: string[]
 }
 
 export interface DemoAioObservation {
@@ -327,7 +330,11 @@ export function generateDemoDataset(options: GenerateDemoOptions): DemoDataset {
         const tool = mentioned.length > 0 ? UNLISTED_BRANDS.find((u) => extra.chance(u.rate)) : undefined
         const unlisted = tool ? { name: tool.name, note: extra.pick(tool.notes) } : undefined
         const content = composeAnswer({ rng, prompt, provider: model.provider, t, mentioned, citations, unlisted })
-        responses.push({ externalId, promptKey: prompt.key, provider: model.provider, model: model.id, content, createdAt, citations })
+        // Answers with citations searched the web; a stream of its own keeps the rest as it was.
+        const searchRng = Rng.for(seed, `search|${day}|${prompt.key}|${model.id}`)
+        const searchQueries =
+          citations.length > 0 ? composeSearchQueries({ rng: searchRng, prompt, provider: model.provider, mentioned, year: new Date(dayMs).getUTCFullYear() }) : undefined
+        responses.push({ externalId, promptKey: prompt.key, provider: model.provider, model: model.id, content, createdAt, citations, ...(searchQueries ? { searchQueries } : {}) })
       })
 
       const arng = Rng.for(seed, `aio|${day}|${prompt.key}`)

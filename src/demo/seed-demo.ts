@@ -39,7 +39,10 @@ async function isCurrent(db: DB, dataset: DemoDataset): Promise<boolean> {
     .map((r) => r.externalId)
     .sort()
     .at(-1)
-  return Number(row?.n ?? 0) === dataset.responses.length && row?.last === last
+  if (Number(row?.n ?? 0) !== dataset.responses.length || row?.last !== last) return false
+  // A demo stored before answers carried their searches is refreshed once.
+  const searched = await db.selectFrom('search_query').select('response_id').where('workspace_id', '=', DEMO_WORKSPACE_ID).limit(1).executeTakeFirst()
+  return searched !== undefined || !dataset.responses.some((r) => r.searchQueries?.length)
 }
 
 export async function seedDemo(
@@ -100,6 +103,7 @@ export async function seedDemo(
         content: r.content,
         created_at: r.createdAt,
         citations: r.citations,
+        search_queries: r.searchQueries,
       }))
       await ingestResponses(db, DEMO_WORKSPACE_ID, batch, { matcher, now })
       done += batch.length
@@ -123,7 +127,17 @@ export async function seedDemo(
   // `beacon collect --workspace "${DEMO_WORKSPACE_NAME}"` works without a provider key.
   await db
     .insertInto('collection_target')
-    .values({ workspace_id: DEMO_WORKSPACE_ID, id: DEMO_TARGET_ID, kind: 'answer', provider: 'openai', model: 'gpt-4o-mini', api: 'demo', samples: 1, last_scheduled_at: clock() })
+    .values({
+      workspace_id: DEMO_WORKSPACE_ID,
+      id: DEMO_TARGET_ID,
+      kind: 'answer',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      api: 'demo',
+      web_search: true,
+      samples: 1,
+      last_scheduled_at: clock(),
+    })
     .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
     .execute()
 

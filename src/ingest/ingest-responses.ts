@@ -16,6 +16,7 @@ import { lockAnalysisInputs } from '../db/analysis-lock.js'
 import { maintainRollups } from '../rollups/index.js'
 import { freshItems, insertIdempotent, withoutRepeats } from './idempotent-insert.js'
 import { bumpDataVersion } from '../db/data-version.js'
+import { cleanSearchQueries, searchQueryKey } from './search-queries.js'
 
 export interface IngestResult {
   accepted: number
@@ -98,6 +99,7 @@ export async function ingestResponses(
     const responses: Insertable<Database['response']>[] = []
     const mentions: Insertable<Database['mention']>[] = []
     const citations: Insertable<Database['citation']>[] = []
+    const searchQueries: Insertable<Database['search_query']>[] = []
     for (const [index, item] of fresh.entries()) {
       const id = newId()
       const createdAt = new Date(item.created_at)
@@ -117,6 +119,8 @@ export async function ingestResponses(
       const facts = { workspace_id: workspaceId, response_id: id, prompt_id: item.prompt_id, provider: item.provider, model: item.model, created_at: createdAt }
       for (const m of analysis.mentions) mentions.push({ ...facts, brand_id: m.brandId, occurrences: m.occurrences, position: m.position, sentiment: m.sentiment })
       for (const c of analysis.citations) citations.push({ ...facts, url: c.url, domain: c.domain, title: c.title })
+      // The engine's own searches (query fan-out), in its order, repeats kept once.
+      for (const [i, query] of (cleanSearchQueries(item.search_queries) ?? []).entries()) searchQueries.push({ ...facts, position: i + 1, query, query_key: searchQueryKey(query) })
     }
 
     // A concurrent batch with the same external ids may commit first; the unique index
@@ -137,6 +141,8 @@ export async function ingestResponses(
     const factColumns = { workspace_id: 'uuid', response_id: 'uuid', prompt_id: 'uuid', provider: 'text', model: 'text', created_at: 'timestamptz' } as const
     await insertColumns(trx, 'mention', storedMentions, { ...factColumns, brand_id: 'uuid', occurrences: 'int4', position: 'int4', sentiment: 'float8' })
     await insertColumns(trx, 'citation', storedCitations, { ...factColumns, url: 'text', domain: 'text', title: 'text' })
+    const storedSearchQueries = searchQueries.filter((q) => inserted.has(q.response_id))
+    await insertColumns(trx, 'search_query', storedSearchQueries, { ...factColumns, position: 'int4', query: 'text', query_key: 'text' })
     // The rollups re-read just these responses' facts by index, in this transaction.
     await maintainRollups(trx, workspaceId, [...inserted])
     if (inserted.size) await bumpDataVersion(trx, workspaceId)

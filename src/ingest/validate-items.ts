@@ -10,6 +10,7 @@ import type { TLocalizedValidationError } from 'typebox/error'
 import { Settings } from 'typebox/system'
 import { AppError } from '../core/errors.js'
 import { PROVIDERS } from '../core/providers.js'
+import { MAX_SEARCH_QUERIES_PER_ANSWER, MAX_SEARCH_QUERY_CHARS } from './search-queries.js'
 
 /** Compiled validators of schemas that reference no shared definitions (TypeBox's empty context). */
 type NoContext = Record<never, never>
@@ -57,6 +58,14 @@ export const ResponseItemSchema = Type.Object(
           Type.Object({ url: Type.String({ maxLength: MAX_URL }), title: Type.Optional(Nullable(Type.String())) }),
           { maxItems: MAX_CITATIONS, description: "The provider's cited sources; URLs in the content are added too" },
         ),
+      ),
+    ),
+    search_queries: Type.Optional(
+      Nullable(
+        Type.Array(Type.String({ minLength: 1, maxLength: MAX_SEARCH_QUERY_CHARS, pattern: '\\S' }), {
+          maxItems: MAX_SEARCH_QUERIES_PER_ANSWER,
+          description: 'The web searches the engine ran itself for this answer (query fan-out), in its order; repeats (ignoring case and spacing) are kept once',
+        }),
       ),
     ),
   },

@@ -80,6 +80,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     guidance: 'One AI answer in full: text, prompt, provider, model, each brand mention with its position and sentiment, and the citations. Get response_id from list_responses.',
   },
   {
+    name: 'list_search_queries',
+    method: 'GET',
+    url: '/api/v1/search-queries',
+    guidance: `The web searches the AI engines ran themselves while answering the prompts (query fan-out), most frequent first, with the providers that ran each and first/last seen: what to rank for so the engines find you. prompt_template_id (from list_prompts) narrows to one prompt. ${PERIOD}`,
+  },
+  {
     name: 'get_aio_metrics',
     method: 'GET',
     url: '/api/v1/aio-metrics',

@@ -39,7 +39,9 @@ const ensured = new Map<string, Promise<void>>()
 
 // Suites queue jobs but run none unless they ask for a worker ({ jobsWorker: true }): a
 // background job would otherwise bump data versions under tests that check caching.
-const testJobs: Partial<Config> = { jobsWorker: false, jobsPollSeconds: 1 }
+// 8 answer workers, not the default 80 (sized for 20 s web-search answers): each worker is a
+// fetch loop polling every second in tests, and suites need few at once.
+const testJobs: Partial<Config> = { jobsWorker: false, jobsPollSeconds: 1, collectionWorkers: 8 }
 
 export async function createTestContext(
   backend: TestBackend,

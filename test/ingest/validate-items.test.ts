@@ -111,7 +111,7 @@ describe('validateResponseItems', () => {
     expect(report.total).toBe(1)
     expect(report.problems[0].field).toBe('field_0')
     expect(report.problems[0].message).toBe(
-      'unknown fields "field_0", "field_1", "field_2" and 597 more; allowed: external_id, prompt_id, provider, model, content, created_at, citations',
+      'unknown fields "field_0", "field_1", "field_2" and 597 more; allowed: external_id, prompt_id, provider, model, content, created_at, citations, search_queries',
     )
   })
 

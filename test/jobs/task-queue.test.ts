@@ -62,6 +62,40 @@ describe.each(testBackends)('task queues (%s)', (backend) => {
     }
   })
 
+  it('past 8 loops the spares (polling every 30 s when idle) are woken by work, so all of a task type’s concurrency runs at once', async () => {
+    const store = reopenableDatabase(backend, 'beacon-tasks-')
+    cleanups.push(store.cleanup)
+    const database = await store.open()
+    let running = 0
+    let maxRunning = 0
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const wide: TaskDefinition<{ n: number }> = {
+      concurrency: 14,
+      async handle() {
+        running += 1
+        maxRunning = Math.max(maxRunning, running)
+        // Held until all 14 run together (or the check below gives up).
+        if (running === 14) release()
+        await Promise.race([gate, sleep(20_000)])
+        running -= 1
+      },
+    }
+    const runtime = await start(database, store.jobsSchema, { wide })
+    try {
+      // Idle long enough that every spare is in its 30 s sleep, not in its first fetch.
+      await sleep(2_500)
+      for (let n = 0; n < 14; n++) await runtime.send('wide', { n })
+      // Without the wake-up the 6 spares would join only at their next 30 s poll.
+      await eventually(() => maxRunning === 14, 15_000)
+      expect(maxRunning).toBe(14)
+    } finally {
+      release()
+      await runtime.stop()
+      await database.close()
+    }
+  })
+
   it('a delayed task waits, a task sent in a rolled-back transaction never exists, and a repeated id is sent once', async () => {
     const store = reopenableDatabase(backend, 'beacon-tasks-')
     cleanups.push(store.cleanup)

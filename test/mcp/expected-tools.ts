@@ -12,5 +12,6 @@ export const READ_TOOLS = [
   'list_responses',
   'get_response',
   'get_aio_metrics',
+  'list_search_queries',
 ]
 export const WRITE_TOOLS = ['start_collection_run']

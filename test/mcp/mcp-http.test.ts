@@ -94,6 +94,7 @@ describe.each(testBackends)('MCP over Streamable HTTP (%s)', (backend) => {
       { name: 'list_responses', args: { ...RANGE, has_content: true, model_ids: ['gpt-4o'] }, url: `/api/v1/responses?${RANGE_QUERY}&has_content=true&model_ids=gpt-4o` },
       { name: 'get_aio_metrics', args: { ...RANGE, target_brand_id: fx.brands.acme }, url: `/api/v1/aio-metrics?${RANGE_QUERY}&target_brand_id=${fx.brands.acme}` },
       { name: 'get_response', args: { response_id: firstResponse.id }, url: `/api/v1/responses/${firstResponse.id}` },
+      { name: 'list_search_queries', args: { ...RANGE, per_page: 5 }, url: `/api/v1/search-queries?${RANGE_QUERY}&per_page=5` },
     ]
     const listed = new Set((await client.listTools()).tools.map((t) => t.name))
     let called = 0

@@ -19,12 +19,14 @@ const Aio = lazy(() => import('./pages/aio'))
 const Exports = lazy(() => import('./pages/exports'))
 const Collection = lazy(() => import('./pages/collection'))
 const Settings = lazy(() => import('./pages/settings'))
+const Searches = lazy(() => import('./pages/searches'))
 
 const NAV = [
   ['/', 'Overview', 'overview'],
   ['/brands', 'Brands', 'brands'],
   ['/prompts', 'Prompts', 'prompts'],
   ['/sources', 'Sources & URLs', 'sources'],
+  ['/searches', 'Engine searches', 'searches'],
   ['/answers', 'Answers', 'answers'],
   ['/aio', 'AI overviews', 'aio'],
   ['/exports', 'Exports', 'exports'],
@@ -219,6 +221,8 @@ function Page({ page, id, sub }: { page: string; id: string | null; sub: string 
       return <Prompts id={id} />
     case 'sources':
       return <Sources />
+    case 'searches':
+      return <Searches />
     case 'answers':
       return <Answers id={id} />
     case 'aio':

@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto'
 import { BRAND_PROFILES, PROMPT_DEFS, SOURCE_DEFS, type BrandProfile, type PromptDef } from '../../demo/catalog.js'
 import { brandUrl, composeAnswer, composeOverview, type Citation } from '../../demo/compose.js'
 import { Rng } from '../../demo/random.js'
+import { composeSearchQueries } from '../../demo/search-queries.js'
 import { ProviderError, type AioAdapter, type AioAnswer, type AioRequest, type AnswerAdapter, type AskRequest, type ProviderAnswer } from './types.js'
 
 function promptDef(text: string): PromptDef {
@@ -50,6 +51,8 @@ export function demoAnswerAdapter(options: { latencyMs: number }): AnswerAdapter
         ...rng.sample(SOURCE_DEFS, 2).map((s) => ({ url: s.url.replace('{domain}', brands[0]?.domain ?? 'example.com'), title: s.title })),
       ]
       const content = composeAnswer({ rng, prompt, provider, t: 1, mentioned: brands, citations })
+      // The searches a web-search target "ran" (query fan-out), as the engines report them.
+      const searchQueries = composeSearchQueries({ rng, prompt, provider, mentioned: brands, year: new Date().getUTCFullYear() })
       const tokensIn = Math.ceil(request.prompt.length / 4)
       const tokensOut = Math.ceil(content.length / 4)
       return {
@@ -58,7 +61,8 @@ export function demoAnswerAdapter(options: { latencyMs: number }): AnswerAdapter
         modelServed: request.target.model,
         tokensIn,
         tokensOut,
-        webSearchCalls: request.target.web_search ? 1 : 0,
+        webSearchCalls: request.target.web_search ? searchQueries.length : 0,
+        ...(request.target.web_search ? { searchQueries } : {}),
         latencyMs: Date.now() - started,
         raw: { demo: true, model: request.target.model, content, citations },
       }

@@ -1,5 +1,6 @@
 // GET /responses/{id} (DESIGN §15): one stored answer in full, the brands it mentions with
-// where (spans), and its citations with their source types.
+// where (spans), its citations with their source types, and the web searches the engine ran
+// for it (query fan-out, docs/collection.md).
 //
 // Spans are not stored: they are recomputed with the workspace's compiled brand matcher,
 // the same one analysis used, so they land exactly on the text that was counted. Only the
@@ -45,6 +46,8 @@ export interface ResponseDetail {
   sentiment: number | null
   mentions: ResponseMention[]
   citations: ResponseCitation[]
+  /** the engine's own web searches for this answer, in its order, as it sent them */
+  search_queries: string[]
 }
 
 export async function getResponseDetail(db: DB, workspaceId: string, responseId: string): Promise<ResponseDetail> {
@@ -58,7 +61,7 @@ export async function getResponseDetail(db: DB, workspaceId: string, responseId:
   // Another workspace's id is indistinguishable from a missing one (DESIGN §3).
   if (!response) throw new AppError(404, 'not_found', `No response ${responseId} in this workspace; GET /api/v1/responses lists its responses`)
 
-  const [mentionRows, citationRows, matcher, classify] = await Promise.all([
+  const [mentionRows, citationRows, searchRows, matcher, classify] = await Promise.all([
     db
       .selectFrom('mention')
       .innerJoin('brand', (join) => join.onRef('brand.workspace_id', '=', 'mention.workspace_id').onRef('brand.id', '=', 'mention.brand_id'))
@@ -76,6 +79,7 @@ export async function getResponseDetail(db: DB, workspaceId: string, responseId:
       .orderBy('domain')
       .orderBy('url')
       .execute(),
+    db.selectFrom('search_query').select('query').where('workspace_id', '=', workspaceId).where('response_id', '=', responseId).orderBy('position').execute(),
     loadBrandMatcher(db, workspaceId),
     sourceClassifier(db, workspaceId),
   ])
@@ -99,5 +103,6 @@ export async function getResponseDetail(db: DB, workspaceId: string, responseId:
       spans: spans.get(row.brand_id) ?? [],
     })),
     citations: citationRows.map((row) => ({ ...row, source_type: classify(row.domain) })),
+    search_queries: searchRows.map((row) => row.query),
   }
 }

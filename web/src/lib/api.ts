@@ -192,6 +192,17 @@ export interface ResponseDetail {
   sentiment: number | null
   mentions: { brand_id: string; name: string; occurrences: number; position: number; sentiment: number | null; spans: { start: number; end: number }[] }[]
   citations: { url: string; domain: string; title: string; source_type: string }[]
+  /** the web searches the engine ran for this answer, in its order */
+  search_queries: string[]
+}
+
+export interface SearchQueryRow {
+  query: string
+  count: number
+  prompts: number
+  providers: { provider: string; count: number }[]
+  first_seen: string
+  last_seen: string
 }
 
 export interface AioMetrics {

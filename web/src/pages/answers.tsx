@@ -130,6 +130,20 @@ function AnswerView({ id }: { id: string }) {
                     </ul>
                   )}
                 </Section>
+                <Section title="What the engine searched">
+                  {a.search_queries.length === 0 ? (
+                    <p className="state empty">The engine reported no web searches for this answer.</p>
+                  ) : (
+                    <ol className="plain-list" data-testid="answer-searches">
+                      {a.search_queries.map((q) => (
+                        <li key={q}>{q}</li>
+                      ))}
+                    </ol>
+                  )}
+                  <p className="hint">
+                    <Link to={`/searches${search}`}>What the engines searched for all prompts</Link>
+                  </p>
+                </Section>
               </div>
             </div>
           </>

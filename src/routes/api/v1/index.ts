@@ -27,6 +27,7 @@ import { urlsRoutes } from './urls/index.js'
 import { webhooksRoutes } from './webhooks/index.js'
 import { keysRoutes } from './keys/index.js'
 import { notificationsRoutes } from './notifications/index.js'
+import { searchQueriesRoutes } from './search-queries/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
@@ -100,4 +101,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(webhooksRoutes)
   await app.register(keysRoutes)
   await app.register(notificationsRoutes)
+  await app.register(searchQueriesRoutes)
 }
