@@ -37,15 +37,29 @@ export async function createApiKey(db: DB, input: { workspaceId: string; scopes:
 }
 
 export async function listApiKeys(db: DB, workspaceId: string): Promise<ApiKeyRecord[]> {
-  return db.selectFrom('api_key').select(columns).where('workspace_id', '=', workspaceId).orderBy('created_at').execute()
+  return db.selectFrom('api_key').select(columns).where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute()
 }
 
-/** Revokes by key id; returns the record, or undefined when no such key exists. */
-export async function revokeApiKey(db: DB, keyId: string): Promise<ApiKeyRecord | undefined> {
-  return db
+/** Keys of the workspace that are not revoked (expired ones count: they are still listed until revoked). */
+export async function countActiveApiKeys(db: DB, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_key')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * Revokes by key id (within `workspaceId` when given: the API's case; the CLI names any key);
+ * returns the record, or undefined when no such key exists. Revoking twice keeps the first time.
+ */
+export async function revokeApiKey(db: DB, keyId: string, workspaceId?: string): Promise<ApiKeyRecord | undefined> {
+  let query = db
     .updateTable('api_key')
     .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
     .where('id', '=', keyId)
-    .returning(columns)
-    .executeTakeFirst()
+  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId)
+  return query.returning(columns).executeTakeFirst()
 }

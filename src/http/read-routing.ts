@@ -19,8 +19,9 @@ declare module 'fastify' {
 }
 
 // Routes whose state moves without a data-version bump (jobs, collection runs, webhook
-// deliveries) or that take the export quota are read on the primary, and not cached.
-const PRIMARY_ONLY = ['/api/v1/exports', '/api/v1/jobs', '/api/v1/collection', '/api/v1/webhooks']
+// deliveries, API keys, notification channels) or that take the export quota are read on
+// the primary, and not cached.
+const PRIMARY_ONLY = ['/api/v1/exports', '/api/v1/jobs', '/api/v1/collection', '/api/v1/webhooks', '/api/v1/keys', '/api/v1/notifications']
 
 /**
  * A GET whose answer is a function of the workspace's data version, the URL and the day:

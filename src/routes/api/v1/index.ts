@@ -25,6 +25,7 @@ import { responsesRoutes } from './responses/index.js'
 import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
 import { webhooksRoutes } from './webhooks/index.js'
+import { keysRoutes } from './keys/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
@@ -96,4 +97,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(jobsRoutes)
   await app.register(collectionRoutes)
   await app.register(webhooksRoutes)
+  await app.register(keysRoutes)
 }

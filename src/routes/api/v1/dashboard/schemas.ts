@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
-import { AnalyticsFilters, Envelope, IsoDate, Responses } from '../../../../http/schemas.js'
+import { AnalyticsFilters, BooleanParam, Envelope, IsoDate, Responses } from '../../../../http/schemas.js'
+import { PeriodChangeTest, SampleSize, VisibilityCi } from '../../../../http/uncertainty-schemas.js'
 
 export const BrandMetricsSchema = Type.Object(
   {
@@ -7,6 +8,10 @@ export const BrandMetricsSchema = Type.Object(
     sentiment_avg: Type.Number({ description: 'Mean brand sentiment over the responses mentioning it (-1 to 1); 0 when not mentioned' }),
     position_avg: Type.Number({ description: 'Mean position (1 = named first) over the responses mentioning it; 0 when not mentioned' }),
     mention_count: Type.Integer({ description: 'Occurrences of the brand summed over the responses' }),
+    // Beacon's extension (docs/uncertainty-and-discovery.md), present only with include_uncertainty=true.
+    visibility_ci: Type.Optional(VisibilityCi),
+    responses: Type.Optional(SampleSize),
+    visibility_test: Type.Optional(PeriodChangeTest),
   },
   { additionalProperties: false },
 )
@@ -27,6 +32,16 @@ export const getDashboardSchema = {
   summary: 'Brand visibility overview',
   description: 'Visibility, sentiment, position and mentions of every active brand over the responses in the period that match the filters.',
   tags: ['analytics'],
-  querystring: Type.Object({ ...AnalyticsFilters }, { additionalProperties: false }),
+  querystring: Type.Object(
+    {
+      ...AnalyticsFilters,
+      include_uncertainty: Type.Optional(
+        BooleanParam(
+          'Beacon extension: add to each brand its Wilson 95% interval (visibility_ci), the sample size (responses) and the tested change against the previous period of equal length (visibility_test: {delta, p_value, significant}). Absent or false: the spec fields only.',
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   response: Responses(Envelope(DashboardSchema, { message: true })),
 }
