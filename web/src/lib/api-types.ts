@@ -1702,6 +1702,8 @@ export interface paths {
           model_ids?: string[]
           /** @description Prompt template tags; OR-ed. Unknown tags match nothing. */
           tags?: string[]
+          /** @description Beacon extension: add to each brand its Wilson 95% interval (visibility_ci), the sample size (responses) and the tested change against the previous period of equal length (visibility_test: {delta, p_value, significant}). Absent or false: the spec fields only. */
+          include_uncertainty?: boolean
         }
         header?: never
         path?: never
@@ -1730,6 +1732,24 @@ export interface paths {
                     position_avg: number
                     /** @description Occurrences of the brand summed over the responses */
                     mention_count: number
+                    /** @description Wilson 95% interval of visibility_score; null when there are no responses (nothing was measured) */
+                    visibility_ci?: {
+                      /** @description Lower bound, same 0–100 scale as visibility_score */
+                      low: number
+                      /** @description Upper bound, same 0–100 scale as visibility_score */
+                      high: number
+                    } | null
+                    /** @description Sample size behind the rate: the responses it is measured over */
+                    responses?: number
+                    /** @description Is the visibility change between the two periods more than sampling noise? */
+                    visibility_test?: {
+                      /** @description visibility_score minus the previous period’s, in points (as shown, so it checks by subtraction) */
+                      delta: number
+                      /** @description Two-sided p-value of the pooled two-proportion z-test (4 significant digits); null when either period has no responses */
+                      p_value: number | null
+                      /** @description p_value < 0.05; null when either period has fewer than 30 responses (too few to test) */
+                      significant: boolean | null
+                    }
                   }
                 }
                 /** @description Sum of mention_count over the brands */
@@ -6348,6 +6368,313 @@ export interface paths {
     put?: never
     post?: never
     delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/keys': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List API keys
+     * @description Every key of the workspace, oldest first, revoked ones included (with revoked_at); the keys themselves are never shown, only their prefix. Scope manage:workspace.
+     */
+    get: {
+      parameters: {
+        query?: never
+        header?: never
+        path?: never
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                keys: {
+                  /** Format: uuid */
+                  id: string
+                  name: string
+                  scopes: ('read:analytics' | 'export:data' | 'write:data' | 'manage:workspace')[]
+                  /** @description The first characters of the key (`bvk_` + 6), to recognise it; too few to use it */
+                  prefix: string
+                  /** Format: date-time */
+                  created_at: string
+                  expires_at: string | null
+                  /** @description Recorded at most every 5 minutes; null when never used */
+                  last_used_at: string | null
+                  revoked_at: string | null
+                }[]
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    put?: never
+    /**
+     * Create an API key
+     * @description Creates a key for this workspace. Its scopes must be among the calling key's own (403 insufficient_scope otherwise). The answer carries the key, shown only this once. At most 100 keys that are not revoked per workspace. Scope manage:workspace.
+     */
+    post: {
+      parameters: {
+        query?: never
+        header?: never
+        path?: never
+        cookie?: never
+      }
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description What the key is for, e.g. "Looker export" or "CI ingest" */
+            name: string
+            /** @description Scopes of the new key: each one must be a scope of the calling key */
+            scopes: ('read:analytics' | 'export:data' | 'write:data' | 'manage:workspace')[]
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601, in the future); never when absent
+             */
+            expires_at?: string
+          }
+        }
+      }
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                name: string
+                scopes: ('read:analytics' | 'export:data' | 'write:data' | 'manage:workspace')[]
+                /** @description The first characters of the key (`bvk_` + 6), to recognise it; too few to use it */
+                prefix: string
+                /** Format: date-time */
+                created_at: string
+                expires_at: string | null
+                /** @description Recorded at most every 5 minutes; null when never used */
+                last_used_at: string | null
+                revoked_at: string | null
+                /** @description The API key (`bvk_…`), sent as `Authorization: Bearer <key>`. Shown only in this answer: store it now. */
+                key: string
+              }
+              message: string
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/keys/{key_id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Revoke an API key
+     * @description Revokes the key: from the next request on, on every instance, it is refused (401), cached answers included. Revoking a revoked key changes nothing and answers the same. A key may revoke itself. Scope manage:workspace.
+     */
+    delete: {
+      parameters: {
+        query?: never
+        header?: never
+        path: {
+          /** @description API key id */
+          key_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                name: string
+                scopes: ('read:analytics' | 'export:data' | 'write:data' | 'manage:workspace')[]
+                /** @description The first characters of the key (`bvk_` + 6), to recognise it; too few to use it */
+                prefix: string
+                /** Format: date-time */
+                created_at: string
+                expires_at: string | null
+                /** @description Recorded at most every 5 minutes; null when never used */
+                last_used_at: string | null
+                revoked_at: string | null
+              }
+              message: string
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
     options?: never
     head?: never
     patch?: never
