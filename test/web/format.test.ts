@@ -95,7 +95,8 @@ describe('dashboard number formatting (as the API rounds)', () => {
     expect(testedTone('score', -4.2, real)).toBe('down')
     expect(testedTone('position', -0.5, real)).toBe('up')
     expect(describeVerdict(real)).toBe('significant (p < 0.001)')
-    expect(describeVerdict({ delta: 1, p_value: 0.0123, significant: true })).toBe('significant (p = 0.012)')
+    const small = { delta: 1, p_value: 0.0123, significant: true }
+    expect(describeVerdict(small)).toBe('significant (p = 0.012)')
     const few = { delta: 12, p_value: 0.3, significant: null }
     expect(changeVerdict(few)).toBe('untested')
     expect(testedTone('score', 12, few)).toBe('flat')

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ApiError } from '../lib/api'
 import { linkHandler, navigate, useLocation } from '../lib/router'
-import { changeVerdict, describeVerdict, formatChange, formatCount, formatInterval, testedTone, type Metric } from '../lib/format'
+import { changeVerdict, describeVerdict, formatChange, formatCount, formatInterval, formatScore, testedTone, type Metric } from '../lib/format'
 import { withParam } from '../lib/url-state'
 
 export function Link({ to, children, className, ...rest }: { to: string; children: ReactNode; className?: string; 'aria-current'?: 'page' }) {
@@ -73,6 +73,7 @@ export function Stat({
   metric,
   testId,
   interval,
+  intervalFormat,
   test,
 }: {
   label: string
@@ -82,6 +83,8 @@ export function Stat({
   testId?: string
   /** the rate's Wilson 95% interval, on the value's scale */
   interval?: { low: number; high: number } | null
+  /** how the interval's bounds print (default: a 0–100 score) */
+  intervalFormat?: (value: number) => string
   /** the change's significance test; without one a change is shown but never coloured */
   test?: TestedChange | null
 }) {
@@ -89,7 +92,7 @@ export function Stat({
     <div className="stat" data-testid={testId}>
       <span className="stat-label">{label}</span>
       <span className="stat-value">{value}</span>
-      {interval !== undefined && <IntervalNote interval={interval} />}
+      {interval !== undefined && <IntervalNote interval={interval} format={intervalFormat} />}
       {change !== undefined && metric && <Change metric={metric} value={change} test={test} />}
     </div>
   )
@@ -99,10 +102,26 @@ export function Stat({
 export function IntervalNote({ interval, format }: { interval: { low: number; high: number } | null; format?: (value: number) => string }) {
   return (
     <span className="ci" title="95% confidence interval: AI answers are samples, so the true rate lies in this range (Wilson interval)">
-      <span className="sr-only">95% confidence interval </span>
-      <span aria-hidden="true">95% CI </span>
-      <span className="ci-range">{formatInterval(interval, format)}</span>
+      95% CI <span className="ci-range">{formatInterval(interval, format)}</span>
     </span>
+  )
+}
+
+/** A rate in a table cell with its interval under it. */
+export function RateWithInterval({
+  value,
+  interval,
+  format = formatScore,
+}: {
+  value: number
+  interval: { low: number; high: number } | null | undefined
+  format?: (value: number) => string
+}) {
+  return (
+    <>
+      <span className="rate">{format(value)}</span>
+      {interval !== undefined && <IntervalNote interval={interval} format={format} />}
+    </>
   )
 }
 

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** the field the API named as the problem (error.param), if any */
+    readonly param?: string,
   ) {
     super(message)
   }
@@ -39,8 +41,8 @@ export async function apiRequest<T>(key: string, path: string, init: { method?: 
     body = null
   }
   if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string } } | null)?.error
-    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `The server answered ${response.status}`)
+    const error = (body as { error?: { code?: string; message?: string; param?: string } } | null)?.error
+    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `The server answered ${response.status}`, error?.param)
   }
   return body as Envelope<T>
 }

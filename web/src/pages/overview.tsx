@@ -9,13 +9,15 @@ import { useFilters } from '../lib/use-filters'
 import { apiParams } from '../lib/url-state'
 import { BarsChart, TrendChart } from '../components/charts'
 import { FilterBar } from '../components/filter-bar'
-import { Badge, Change, DataTable, Empty, Link, Loading, QueryView, Section, Stat } from '../components/ui'
+import { Badge, Change, DataTable, Empty, Link, Loading, QueryView, RateWithInterval, Section, Stat } from '../components/ui'
 
 export default function Overview() {
   const filters = useFilters()
   const params = apiParams(filters)
   const { key } = useSession()
-  const dashboard = useApi<Dashboard>('/dashboard', params)
+  // include_uncertainty (Beacon's opt-in extension): each brand's interval and tested change, so
+  // only significant changes are coloured (docs/uncertainty-and-discovery.md).
+  const dashboard = useApi<Dashboard>('/dashboard', withExtra(params, { include_uncertainty: 'true' }))
   const values = useApi<FilterValues>('/filters')
   const brands = values.data?.brands ?? []
   const details = useQueries({
@@ -49,7 +51,9 @@ export default function Overview() {
                   <Stat
                     label={`${primary.name} visibility`}
                     value={formatScore(data.brands[primary.name].visibility_score)}
-                    change={primaryDetail?.change.visibility_score}
+                    interval={data.brands[primary.name].visibility_ci}
+                    change={data.brands[primary.name].visibility_test?.delta}
+                    test={data.brands[primary.name].visibility_test}
                     metric="score"
                     testId="stat-primary"
                   />
@@ -116,13 +120,19 @@ export default function Overview() {
                       sort: (r) => r.name.toLowerCase(),
                       render: (r) => (r.id ? <Link to={`/brands/${r.id}${window.location.search}`}>{r.name}</Link> : r.name),
                     },
-                    { key: 'visibility_score', label: 'Visibility', numeric: true, sort: (r) => r.visibility_score, render: (r) => formatScore(r.visibility_score) },
+                    {
+                      key: 'visibility_score',
+                      label: 'Visibility',
+                      numeric: true,
+                      sort: (r) => r.visibility_score,
+                      render: (r) => <RateWithInterval value={r.visibility_score} interval={r.visibility_ci} />,
+                    },
                     {
                       key: 'change',
                       label: 'Change',
                       numeric: true,
-                      sort: (r) => r.detail?.change.visibility_score ?? 0,
-                      render: (r) => (r.detail ? <Change metric="score" value={r.detail.change.visibility_score} /> : '…'),
+                      sort: (r) => r.visibility_test?.delta ?? 0,
+                      render: (r) => (r.visibility_test ? <Change metric="score" value={r.visibility_test.delta} test={r.visibility_test} /> : '–'),
                     },
                     {
                       key: 'share_of_voice',
