@@ -85,6 +85,12 @@ export interface Config {
   webhookTimeoutMs: number
   /** WEBHOOK_RETRY_SCHEDULE: seconds to wait before each retry after the first attempt; its length is the number of retries */
   webhookRetrySchedule: number[]
+  /** SMTP_URL: where e-mail notifications go (smtp://user:pass@host:587, smtps://…:465); unset = no e-mail channels */
+  smtpUrl: string | undefined
+  /** EMAIL_FROM: the From of notification e-mails */
+  emailFrom: string
+  /** BEACON_PUBLIC_URL: this server's address as people reach it, for links in notifications; unset = no links */
+  publicUrl: string | undefined
 }
 
 export class ConfigError extends Error {}
@@ -234,5 +240,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionSchedulerMs: integer(env, 'COLLECTION_SCHEDULER_SECONDS', 30, 1, 3600) * 1000,
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    smtpUrl: optionalUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    emailFrom: env.EMAIL_FROM?.trim() || 'Beacon <beacon@localhost>',
+    publicUrl: optionalUrl(env, 'BEACON_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
   }
+}
+
+/** An optional URL setting with one of the given schemes; checked at start-up so a typo is found then, not at the first e-mail. */
+function optionalUrl(env: NodeJS.ProcessEnv, name: string, schemes: string[]): string | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${schemes.map((s) => `${s}//…`).join(' or ')}), got something else`)
+  }
+  if (!schemes.includes(url.protocol)) throw new ConfigError(`${name} must start with ${schemes.map((s) => `${s}//`).join(' or ')}, not ${url.protocol}//`)
+  return raw
 }

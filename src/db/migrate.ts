@@ -17,6 +17,7 @@ import * as brandDiscovery from './migrations/0015-brand-discovery.js'
 import * as readPathIndexes from './migrations/0016-read-path-indexes.js'
 import * as coveringBrandRollupKeys from './migrations/0017-covering-brand-rollup-keys.js'
 import * as monthlyStatsByProvider from './migrations/0018-monthly-stats-by-provider.js'
+import * as notificationChannels from './migrations/0021-notification-channels.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-read-path-indexes': readPathIndexes,
   '0017-covering-brand-rollup-keys': coveringBrandRollupKeys,
   '0018-monthly-stats-by-provider': monthlyStatsByProvider,
+  '0021-notification-channels': notificationChannels,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

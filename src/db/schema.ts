@@ -381,6 +381,30 @@ export interface BrandDiscoveryTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
+/** A Slack or e-mail notification channel (migration 0021); the target is sealed with SecretBox. */
+export interface NotificationChannelTable {
+  workspace_id: string
+  id: string
+  kind: 'slack' | 'email'
+  target_sealed: string
+  /** what lists show: the Slack URL masked, or the addresses */
+  target_hint: string
+  events: string[]
+  /** 0 = Sunday … 6 = Saturday; null when the channel takes no digest */
+  digest_day: number | null
+  digest_hour: number | null
+  digest_timezone: string | null
+  /** the latest digest slot already claimed (sent or being sent) */
+  digest_last_slot: Timestamp | null
+  active: Generated<boolean>
+  created_at: CreatedAt
+}
+
+/** One event for one channel, with the webhooks' delivery shape. */
+export type NotificationDeliveryTable = Omit<WebhookDeliveryTable, 'webhook_id'> & { channel_id: string }
+
+export type NotificationAttemptTable = WebhookAttemptTable
+
 export interface Database {
   workspace: WorkspaceTable
   api_key: ApiKeyTable
@@ -405,6 +429,9 @@ export interface Database {
   webhook: WebhookTable
   webhook_delivery: WebhookDeliveryTable
   webhook_attempt: WebhookAttemptTable
+  notification_channel: NotificationChannelTable
+  notification_delivery: NotificationDeliveryTable
+  notification_attempt: NotificationAttemptTable
   daily_response_stats: DailyResponseStatsTable
   daily_mention_stats: DailyMentionStatsTable
   workspace_domain: WorkspaceDomainTable

@@ -13,6 +13,7 @@ import type { Database } from '../db/schema.js'
 import { bypassesRowSecurity } from '../db/tenant-scope.js'
 import { credentialContext } from '../collection/credentials.js'
 import { secretContext } from '../webhooks/events.js'
+import { channelTargetContext } from '../notifications/events.js'
 import { SecretBox, SecretKeyError, type SecretKeys } from './secret-box.js'
 
 type Columns<T extends keyof Database> = keyof Database[T] & string
@@ -49,6 +50,13 @@ export const SEALED_SECRETS: readonly SealedColumn[] = [
     context: (r) => credentialContext(r.workspace_id, r.name),
   }),
   sealed({ kind: 'webhook secret', table: 'webhook', keys: ['workspace_id', 'id'], column: 'secret_sealed', context: (r) => secretContext(r.workspace_id, r.id) }),
+  sealed({
+    kind: 'notification channel target',
+    table: 'notification_channel',
+    keys: ['workspace_id', 'id'],
+    column: 'target_sealed',
+    context: (r) => channelTargetContext(r.workspace_id, r.id),
+  }),
 ]
 
 /** A record whose secret opens with neither key: its kind, table and key columns (never the secret). */

@@ -9,6 +9,7 @@ import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
 import { WEBHOOK_DELIVERY, type WebhookEvent, type WebhookEventData } from './events.js'
+import { emitNotificationEvent, hasChannelSubscribers } from '../notifications/emit.js'
 
 /** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */
 export interface DeliveryTaskData {
@@ -49,13 +50,15 @@ export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspace
   return inWorkspace(db, workspaceId, async (trx) => {
     const ids: string[] = []
     for (const webhookId of await subscribedWebhooks(trx, workspaceId, event)) ids.push(await queueDelivery(trx, workspaceId, webhookId, event, data, tasks))
+    // Slack and e-mail channels hear the same events (docs/agents-and-notifications.md).
+    await emitNotificationEvent(trx, workspaceId, event, data, tasks)
     return ids
   })
 }
 
-/** Whether any active webhook of the workspace subscribes to `event` (skip costly event data when none does); `db` scoped to the workspace. */
+/** Whether any active webhook or notification channel of the workspace subscribes to `event` (skip costly event data when none does); `db` scoped to the workspace. */
 export async function hasSubscribers(db: DB, workspaceId: string, event: WebhookEvent): Promise<boolean> {
-  return (await subscribedWebhooks(db, workspaceId, event)).length > 0
+  return (await subscribedWebhooks(db, workspaceId, event)).length > 0 || (await hasChannelSubscribers(db, workspaceId, event))
 }
 
 /** Ids of the workspace's active webhooks subscribed to `event` (at most MAX_WEBHOOKS_PER_WORKSPACE). */

@@ -6680,6 +6680,782 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/v1/notifications': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List notification channels
+     * @description Every Slack and e-mail channel of the workspace, oldest first; Slack URLs only masked. Scope manage:workspace.
+     */
+    get: {
+      parameters: {
+        query?: never
+        header?: never
+        path?: never
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                channels: {
+                  /** Format: uuid */
+                  id: string
+                  /** @enum {unknown} */
+                  kind: 'slack' | 'email'
+                  /** @description slack: the URL masked (host and last four characters; the URL is never shown again). email: the addresses */
+                  target: string
+                  events: string[]
+                  /** @description null unless the channel receives digest.weekly */
+                  digest_schedule: {
+                    /**
+                     * @description Day of the week the digest is sent
+                     * @enum {unknown}
+                     */
+                    day: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+                    /** @description Hour of that day (0–23) in `timezone` */
+                    hour: number
+                    /** @description IANA time zone, e.g. "UTC", "Europe/Berlin", "America/New_York" */
+                    timezone: string
+                  } | null
+                  active: boolean
+                  /** Format: date-time */
+                  created_at: string
+                }[]
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    put?: never
+    /**
+     * Create a notification channel
+     * @description A Slack channel (Block Kit messages to its incoming-webhook URL, which may not point at private, loopback or link-local addresses unless the server sets WEBHOOK_ALLOW_PRIVATE=true) or e-mail addresses (through the server's SMTP_URL; 503 without it). The target is stored encrypted and never shown again except masked. A channel with digest.weekly gets the digest on digest_schedule (default Monday 09:00 UTC). Delivered and retried like webhooks; at most 20 per workspace. Needs BEACON_SECRET_KEY on the server (503 without it). Scope manage:workspace.
+     */
+    post: {
+      parameters: {
+        query?: never
+        header?: never
+        path?: never
+        cookie?: never
+      }
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * @description slack or email
+             * @enum {unknown}
+             */
+            kind: 'slack' | 'email'
+            /** @description slack: the channel's incoming-webhook URL (https://hooks.slack.com/services/…). email: one or more addresses separated by commas (at most 20) */
+            target: string
+            /** @description Events to receive: the webhook events, and digest.weekly (a weekly summary, sent on digest_schedule) */
+            events: ('collection.run.completed' | 'collection.run.failed' | 'visibility.changed' | 'digest.weekly')[]
+            /** @description When the digest.weekly digest is sent: weekly, at the start of this hour */
+            digest_schedule?: {
+              /**
+               * @description Day of the week the digest is sent
+               * @enum {unknown}
+               */
+              day: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+              /** @description Hour of that day (0–23) in `timezone` */
+              hour: number
+              /** @description IANA time zone, e.g. "UTC", "Europe/Berlin", "America/New_York" */
+              timezone: string
+            }
+          }
+        }
+      }
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                /** @enum {unknown} */
+                kind: 'slack' | 'email'
+                /** @description slack: the URL masked (host and last four characters; the URL is never shown again). email: the addresses */
+                target: string
+                events: string[]
+                /** @description null unless the channel receives digest.weekly */
+                digest_schedule: {
+                  /**
+                   * @description Day of the week the digest is sent
+                   * @enum {unknown}
+                   */
+                  day: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+                  /** @description Hour of that day (0–23) in `timezone` */
+                  hour: number
+                  /** @description IANA time zone, e.g. "UTC", "Europe/Berlin", "America/New_York" */
+                  timezone: string
+                } | null
+                active: boolean
+                /** Format: date-time */
+                created_at: string
+              }
+              message: string
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/notifications/{channel_id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * A notification channel
+     * @description One channel (its Slack URL masked). Scope manage:workspace.
+     */
+    get: {
+      parameters: {
+        query?: never
+        header?: never
+        path: {
+          /** @description Notification channel id */
+          channel_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                /** @enum {unknown} */
+                kind: 'slack' | 'email'
+                /** @description slack: the URL masked (host and last four characters; the URL is never shown again). email: the addresses */
+                target: string
+                events: string[]
+                /** @description null unless the channel receives digest.weekly */
+                digest_schedule: {
+                  /**
+                   * @description Day of the week the digest is sent
+                   * @enum {unknown}
+                   */
+                  day: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+                  /** @description Hour of that day (0–23) in `timezone` */
+                  hour: number
+                  /** @description IANA time zone, e.g. "UTC", "Europe/Berlin", "America/New_York" */
+                  timezone: string
+                } | null
+                active: boolean
+                /** Format: date-time */
+                created_at: string
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    put?: never
+    post?: never
+    /**
+     * Delete a notification channel
+     * @description Stops deliveries to it (pending retries included) and deletes its delivery log. Scope manage:workspace.
+     */
+    delete: {
+      parameters: {
+        query?: never
+        header?: never
+        path: {
+          /** @description Notification channel id */
+          channel_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                /** @enum {boolean} */
+                deleted: true
+              }
+              message: string
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    options?: never
+    head?: never
+    /**
+     * Change a notification channel
+     * @description Replaces the fields given: target (a new Slack URL or new addresses), events, digest_schedule, active (false pauses deliveries). The kind cannot change. Scope manage:workspace.
+     */
+    patch: {
+      parameters: {
+        query?: never
+        header?: never
+        path: {
+          /** @description Notification channel id */
+          channel_id: string
+        }
+        cookie?: never
+      }
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description slack: the channel's incoming-webhook URL (https://hooks.slack.com/services/…). email: one or more addresses separated by commas (at most 20) */
+            target?: string
+            /** @description Events to receive: the webhook events, and digest.weekly (a weekly summary, sent on digest_schedule) */
+            events?: ('collection.run.completed' | 'collection.run.failed' | 'visibility.changed' | 'digest.weekly')[]
+            /** @description When the digest.weekly digest is sent: weekly, at the start of this hour */
+            digest_schedule?: {
+              /**
+               * @description Day of the week the digest is sent
+               * @enum {unknown}
+               */
+              day: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+              /** @description Hour of that day (0–23) in `timezone` */
+              hour: number
+              /** @description IANA time zone, e.g. "UTC", "Europe/Berlin", "America/New_York" */
+              timezone: string
+            }
+            active?: boolean
+          }
+        }
+      }
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                /** @enum {unknown} */
+                kind: 'slack' | 'email'
+                /** @description slack: the URL masked (host and last four characters; the URL is never shown again). email: the addresses */
+                target: string
+                events: string[]
+                /** @description null unless the channel receives digest.weekly */
+                digest_schedule: {
+                  /**
+                   * @description Day of the week the digest is sent
+                   * @enum {unknown}
+                   */
+                  day: 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+                  /** @description Hour of that day (0–23) in `timezone` */
+                  hour: number
+                  /** @description IANA time zone, e.g. "UTC", "Europe/Berlin", "America/New_York" */
+                  timezone: string
+                } | null
+                active: boolean
+                /** Format: date-time */
+                created_at: string
+              }
+              message: string
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    trace?: never
+  }
+  '/api/v1/notifications/{channel_id}/test': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Send a test notification
+     * @description Queues a `notification.test` message to this channel (whatever it subscribes to), delivered and retried like any other; follow it in GET /api/v1/notifications/{channel_id}/deliveries. Scope manage:workspace.
+     */
+    post: {
+      parameters: {
+        query?: never
+        header?: never
+        path: {
+          /** @description Notification channel id */
+          channel_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                delivery_id: string
+                /** @enum {string} */
+                state: 'pending'
+              }
+              message: string
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/notifications/{channel_id}/deliveries': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * A notification channel's delivery log
+     * @description Deliveries to this channel, newest first, each with every attempt (status code: Slack's HTTP status, or the SMTP server's reply code; duration; error), as the webhooks' log. Scope manage:workspace.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Page number, from 1. */
+          page?: number
+          /** @description Items per page, 1 to 100. */
+          per_page?: number
+        }
+        header?: never
+        path: {
+          /** @description Notification channel id */
+          channel_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                deliveries: {
+                  /**
+                   * Format: uuid
+                   * @description Sent as the `webhook-id` header on every attempt: the same across retries
+                   */
+                  id: string
+                  event: string
+                  /** @enum {unknown} */
+                  state: 'pending' | 'delivered' | 'failed'
+                  /** @description The body sent: {type, timestamp, data} */
+                  payload: unknown
+                  /** Format: date-time */
+                  created_at: string
+                  /** @description When the next attempt is due while pending; null once finished */
+                  next_attempt_at: string | null
+                  finished_at: string | null
+                  last_status: number | null
+                  last_error: string | null
+                  /** @description Every attempt made so far, oldest first */
+                  attempts: {
+                    attempt: number
+                    /** @description The receiver's HTTP status; null when it did not answer */
+                    status_code: number | null
+                    duration_ms: number
+                    /** @description Why the attempt failed (e.g. "receiver answered 500", "connection refused"); null on success */
+                    error: string | null
+                    /** Format: date-time */
+                    at: string
+                  }[]
+                }[]
+                pagination: {
+                  page: number
+                  per_page: number
+                  total_items: number
+                  total_pages: number
+                  has_next: boolean
+                  has_prev: boolean
+                }
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
 export type webhooks = Record<string, never>
 export interface components {

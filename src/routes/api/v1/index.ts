@@ -26,6 +26,7 @@ import { sourcesRoutes } from './sources/index.js'
 import { urlsRoutes } from './urls/index.js'
 import { webhooksRoutes } from './webhooks/index.js'
 import { keysRoutes } from './keys/index.js'
+import { notificationsRoutes } from './notifications/index.js'
 
 export interface ApiV1Options {
   redis?: Redis
@@ -98,4 +99,5 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   await app.register(collectionRoutes)
   await app.register(webhooksRoutes)
   await app.register(keysRoutes)
+  await app.register(notificationsRoutes)
 }

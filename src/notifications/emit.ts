@@ -1,0 +1,56 @@
+// Emitting to notification channels, as src/webhooks/emit.ts does for webhooks: one delivery
+// per active channel subscribed to the event, its first attempt queued as a task in the
+// caller's transaction (a rolled-back run notifies nobody).
+import { createHash } from 'node:crypto'
+import type { DB } from '../db/database.js'
+import { newId } from '../db/ids.js'
+import { inWorkspace } from '../db/tenant-scope.js'
+import type { TaskSender } from '../jobs/job-runtime.js'
+import { webhookPayload } from '../webhooks/emit.js'
+import { subscribedChannels } from './channels.js'
+import { NOTIFICATION_DELIVERY, type NotificationEvent, type NotificationEventData } from './events.js'
+
+/** What an attempt task carries: no target, no payload (both are read when it runs). */
+export interface NotificationTaskData {
+  workspaceId: string
+  deliveryId: string
+  attempt: number
+}
+
+/** A fixed task id per delivery and attempt: queuing the same attempt twice queues it once. */
+export function notificationAttemptTaskId(deliveryId: string, attempt: number): string {
+  const hex = createHash('sha256').update(`notification-attempt:${deliveryId}:${attempt}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+/** Records one delivery of `type` for one channel and queues its first attempt; `db` is scoped to the workspace. */
+export async function queueNotification(db: DB, workspaceId: string, channelId: string, type: string, data: object, tasks: TaskSender): Promise<string> {
+  const id = newId()
+  await db
+    .insertInto('notification_delivery')
+    .values({ workspace_id: workspaceId, id, channel_id: channelId, event: type, payload: webhookPayload(type, data), next_attempt_at: new Date() })
+    .execute()
+  const task: NotificationTaskData = { workspaceId, deliveryId: id, attempt: 1 }
+  await tasks.send(NOTIFICATION_DELIVERY, task, { db, id: notificationAttemptTaskId(id, 1) })
+  return id
+}
+
+/** Notifies the workspace's channels subscribed to `event`; returns the deliveries queued. */
+export async function emitNotificationEvent<E extends NotificationEvent>(
+  db: DB,
+  workspaceId: string,
+  event: E,
+  data: NotificationEventData[E] | object,
+  tasks: TaskSender,
+): Promise<string[]> {
+  return inWorkspace(db, workspaceId, async (trx) => {
+    const ids: string[] = []
+    for (const channelId of await subscribedChannels(trx, workspaceId, event)) ids.push(await queueNotification(trx, workspaceId, channelId, event, data, tasks))
+    return ids
+  })
+}
+
+/** Whether any active channel of the workspace subscribes to `event`; `db` scoped to the workspace. */
+export async function hasChannelSubscribers(db: DB, workspaceId: string, event: NotificationEvent): Promise<boolean> {
+  return (await subscribedChannels(db, workspaceId, event)).length > 0
+}
