@@ -40,7 +40,13 @@ export default function CredentialSettings() {
     const form = event.currentTarget
     const data = new FormData(form)
     const name = credentialName(String(data.get('name') ?? '')) || provider
-    const ok = await run('PUT', `/collection/credentials/${encodeURIComponent(name)}`, { provider, api_key: String(data.get('api_key') ?? '').trim() }, 'store the key', `Key "${name}" stored.`)
+    const ok = await run(
+      'PUT',
+      `/collection/credentials/${encodeURIComponent(name)}`,
+      { provider, api_key: String(data.get('api_key') ?? '').trim() },
+      'store the key',
+      `Key "${name}" stored.`,
+    )
     if (ok) form.reset()
   }
   return (

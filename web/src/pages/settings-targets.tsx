@@ -40,7 +40,13 @@ export default function TargetSettings() {
     }
     const body: TargetBody =
       kind === 'aio'
-        ? { kind: 'aio', serp: data.get('serp') === 'dataforseo' ? 'dataforseo' : 'serpapi', locale: text('locale') || undefined, api: api === 'demo' ? 'demo' : undefined, ...common }
+        ? {
+            kind: 'aio',
+            serp: data.get('serp') === 'dataforseo' ? 'dataforseo' : 'serpapi',
+            locale: text('locale') || undefined,
+            api: api === 'demo' ? 'demo' : undefined,
+            ...common,
+          }
         : {
             kind: 'answer',
             provider,
@@ -106,7 +112,9 @@ export default function TargetSettings() {
                       <button
                         type="button"
                         aria-pressed={t.enabled}
-                        onClick={() => void run('PATCH', `/collection/targets/${t.id}`, { enabled: !t.enabled }, 'change the target', t.enabled ? 'Target paused.' : 'Target enabled.')}
+                        onClick={() =>
+                          void run('PATCH', `/collection/targets/${t.id}`, { enabled: !t.enabled }, 'change the target', t.enabled ? 'Target paused.' : 'Target enabled.')
+                        }
                       >
                         {t.enabled ? 'Enabled' : 'Paused'}
                       </button>
