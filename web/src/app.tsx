@@ -19,6 +19,7 @@ const Aio = lazy(() => import('./pages/aio'))
 const Exports = lazy(() => import('./pages/exports'))
 const Collection = lazy(() => import('./pages/collection'))
 const Settings = lazy(() => import('./pages/settings'))
+const GuidedStart = lazy(() => import('./pages/guided-start'))
 
 const NAV = [
   ['/', 'Overview', 'overview'],
@@ -229,6 +230,8 @@ function Page({ page, id, sub }: { page: string; id: string | null; sub: string 
       return <Collection />
     case 'settings':
       return <Settings tab={id ?? 'brands'} sub={sub} />
+    case 'start':
+      return <GuidedStart />
     default:
       return (
         <div className="state empty">

@@ -1,6 +1,8 @@
 // Overview: visibility per brand over time, share of voice, sentiment, position, the change
 // vs the previous period, top sources and recent answers, for the filters in the URL.
+import { useEffect } from 'react'
 import { useQueries } from '@tanstack/react-query'
+import { navigate } from '../lib/router'
 import { apiGet, type BrandDetail, type Dashboard, type FilterValues, type ResponsePreview, type Source } from '../lib/api'
 import { formatCount, formatDateTime, formatPosition, formatScore, formatSentiment } from '../lib/format'
 import { withExtra } from '../lib/params'
@@ -32,6 +34,11 @@ export default function Overview() {
   const primaryDetail = primary ? detailByName.get(primary.name) : undefined
 
   const trendRows = allDetails ? mergeTrends(details.map((d) => d.data!)) : []
+  // A workspace with no brands yet opens on the guided start instead of empty charts.
+  const noBrands = values.data !== undefined && values.data.brands.length === 0
+  useEffect(() => {
+    if (noBrands) navigate('/start', { replace: true })
+  }, [noBrands])
   return (
     <>
       <h1>Overview</h1>
