@@ -22,6 +22,7 @@ import { checkStoredSecrets } from './security/sealed-secrets.js'
 import { AuthFailureLimiter } from './auth/auth-failure-limiter.js'
 import { registerApiDocs } from './http/api-docs.js'
 import { startScheduler } from './collection/scheduler.js'
+import { startDigestScheduler } from './notifications/digest-scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
@@ -164,7 +165,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const scheduler = config.jobsWorker ? startScheduler(database.db, jobs.tasks, { log: app.log, intervalMs: config.collectionSchedulerMs }) : undefined
   // Closing the app lets a running job finish its batch and stops the worker, before the
   // caller closes the database.
+  // Weekly digests of notification channels fire where jobs run too.
+  const digests = config.jobsWorker ? startDigestScheduler(database.db, jobs.tasks, { log: app.log, publicUrl: config.publicUrl }) : undefined
   app.addHook('onClose', async () => {
+    await digests?.stop()
     await scheduler?.stop()
     await jobs.stop()
   })

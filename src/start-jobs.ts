@@ -11,6 +11,8 @@ import { setCollectionOutboundPolicy, setDemoLatency } from './collection/adapte
 import { WEBHOOK_DELIVERY } from './webhooks/events.js'
 import { webhookDeliveryTask } from './webhooks/delivery-task.js'
 import { discoveryJob } from './jobs/discovery-job.js'
+import { NOTIFICATION_DELIVERY } from './notifications/events.js'
+import { notificationDeliveryTask } from './jobs/notification-delivery-task.js'
 
 /**
  * Background work should not take every core from the requests being served: jobs analyse
@@ -25,7 +27,19 @@ export async function startJobs(
   config: Pick<Config, 'databaseUrl' | 'jobsSchema' | 'jobsWorker' | 'jobsPollSeconds' | 'jobsLostAfterSeconds' | 'analysisThreads' | 'demoLatencyMs'> &
     CollectionSettings &
     Partial<
-      Pick<Config, 'analysisThreadHeapMb' | 'secretKey' | 'jobsMaintenanceSeconds' | 'collectionAllowPrivate' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetrySchedule'>
+      Pick<
+        Config,
+        | 'analysisThreadHeapMb'
+        | 'secretKey'
+        | 'jobsMaintenanceSeconds'
+        | 'collectionAllowPrivate'
+        | 'webhookAllowPrivate'
+        | 'webhookTimeoutMs'
+        | 'webhookRetrySchedule'
+        | 'smtpUrl'
+        | 'emailFrom'
+        | 'publicUrl'
+      >
     >,
   database: DatabaseHandle,
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
@@ -57,6 +71,18 @@ export async function startJobs(
         allowPrivate: config.webhookAllowPrivate ?? false,
         timeoutMs: config.webhookTimeoutMs ?? 10_000,
         retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        log: options.log,
+      }),
+      // Slack and e-mail channels: the webhooks' timeout and retry schedule.
+      [NOTIFICATION_DELIVERY]: notificationDeliveryTask({
+        secretKey: config.secretKey,
+        secretKeyPrevious: config.secretKeyPrevious,
+        allowPrivate: config.webhookAllowPrivate ?? false,
+        timeoutMs: config.webhookTimeoutMs ?? 10_000,
+        retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        smtpUrl: config.smtpUrl,
+        emailFrom: config.emailFrom ?? 'Beacon <beacon@localhost>',
+        publicUrl: config.publicUrl,
         log: options.log,
       }),
     },
