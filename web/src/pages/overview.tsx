@@ -35,7 +35,8 @@ export default function Overview() {
 
   const trendRows = allDetails ? mergeTrends(details.map((d) => d.data!)) : []
   // A workspace with no brands yet opens on the guided start instead of empty charts.
-  const noBrands = values.data !== undefined && values.data.brands.length === 0
+  // Only on a fresh answer: a cached one from before the guided start added brands would loop back.
+  const noBrands = values.data !== undefined && !values.isFetching && values.data.brands.length === 0
   useEffect(() => {
     if (noBrands) navigate('/start', { replace: true })
   }, [noBrands])

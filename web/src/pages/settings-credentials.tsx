@@ -85,7 +85,7 @@ export default function CredentialSettings() {
           </label>
           <label>
             Name
-            <input name="name" placeholder={provider} maxLength={64} pattern="[A-Za-z0-9._ -]+" title="Letters, digits, dots, dashes and underscores" />
+            <input name="name" placeholder={provider} maxLength={64} title="Letters, digits, dots, dashes and underscores; anything else becomes a dash" />
           </label>
           <label className="grow">
             Key
