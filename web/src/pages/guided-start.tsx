@@ -46,7 +46,7 @@ export default function GuidedStart() {
   return (
     <>
       <h1>Welcome to Beacon</h1>
-      <p className="hint">Five short steps and Beacon starts measuring how often AI engines name your brand. You can change everything later in Settings.</p>
+      <p className="hint">A few short steps and Beacon starts measuring how often AI engines name your brand. You can change everything later in Settings.</p>
       <ol className="steps" aria-label="Steps">
         {STEPS.map((label, index) => (
           <li key={label} aria-current={index === step ? 'step' : undefined} className={index < step ? 'done' : undefined}>
