@@ -146,15 +146,14 @@ describe.skipIf(!available).each(testBackends)('settings pages and guided start 
     // Discovery over the first answers (the demo engine names brands the workspace does not track).
     await page.click('[data-testid="first-run"] ~ button:has-text("Next")')
     await page.waitForSelector('[data-testid="job-progress"][data-state="succeeded"]', { timeout: 120_000 })
-    await page.waitForSelector('[data-testid="start-suggestions"] li', { timeout: 30_000 })
-    const suggested = await api<{ competitors: { name: string }[] }>('/brands?discovery_status=suggested&is_active=false')
-    const listed = await page.$$eval('[data-testid="start-suggestions"] li strong', (nodes) => nodes.map((n) => n.textContent ?? ''))
-    expect(listed.sort()).toEqual(
-      suggested.competitors
-        .map((b) => b.name)
-        .slice(0, 20)
-        .sort(),
-    )
+    // What discovery proposes from four random demo answers varies: the page lists exactly what the API holds.
+    const suggested = await api<{ competitors: { name: string }[] }>('/brands?discovery_status=suggested&is_active=false&per_page=20')
+    const expected = suggested.competitors.map((b) => b.name).sort()
+    await expect
+      .poll(async () => (await page.$$eval('[data-testid="start-suggestions"] li strong', (nodes) => nodes.map((n) => n.textContent ?? ''))).sort(), { timeout: 30_000 })
+      .toEqual(expected)
+    if (expected.length === 0) expect(await page.textContent('main')).toContain('No other names found yet')
+    else expect(await page.locator('[data-testid="discovered-prompt-ideas"] button').count()).toBe(Math.min(3, expected.length))
     await shot('guided-start-done')
     await page.click('button:has-text("Open the overview")')
     await page.waitForSelector('[data-testid="dashboard-table"] tbody tr', { timeout: 60_000 })
