@@ -104,6 +104,9 @@ export function answerMarkdownOptions(content: string, mentions: readonly Mentio
     skipHtml: true,
     components: {
       a: ({ href, children }) => createElement('a', { href, ...outbound }, children),
+      // GFM column alignment arrives as an inline style, which the dashboard's CSP refuses: drop it.
+      th: ({ children }) => createElement('th', null, children),
+      td: ({ children }) => createElement('td', null, children),
       img: ({ src, alt }) => (typeof src === 'string' && src ? createElement('a', { href: src, ...outbound }, alt || src) : createElement(Fragment, null, alt)),
     },
   }
