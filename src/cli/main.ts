@@ -8,6 +8,7 @@ import { registerRollupCommands } from './commands/rollups.js'
 import { registerSecretsCommands } from './commands/secrets.js'
 import { registerServeCommands } from './commands/serve.js'
 import { registerWorkspaceCommands } from './commands/workspace.js'
+import { registerDigestCommands } from './commands/digest.js'
 import { reportFailure } from './output.js'
 
 export function buildProgram(options: { json?: boolean } = {}): Command {
@@ -29,6 +30,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   registerCollectCommands(program)
   registerMcpCommand(program)
   registerSecretsCommands(program)
+  registerDigestCommands(program)
   // Subcommands inherit exitOverride so argument errors reach our handler (exit 2).
   const override = (command: Command) => {
     command.exitOverride()

@@ -150,6 +150,8 @@ describe.each(testBackends)('rotating BEACON_SECRET_KEY (%s)', (backend) => {
     expect(first.columns.map((c) => [c.table, c.total, c.resealed])).toEqual([
       ['collection_credential', 135, 130],
       ['webhook', 135, 130],
+      // Channel targets (test/notifications/channel-target-rotation.test.ts covers their rekey).
+      ['notification_channel', 0, 0],
     ])
     expect(progress[0]).toEqual({ done: 0, total: 270 })
     expect(progress.at(-1)).toEqual({ done: 270, total: 270 })

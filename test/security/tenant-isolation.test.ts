@@ -9,6 +9,8 @@ import { createRun } from '../../src/collection/runs.js'
 import { putCredential } from '../../src/collection/credentials.js'
 import { SecretBox } from '../../src/security/secret-box.js'
 import { createWebhook } from '../../src/webhooks/webhooks.js'
+import { createChannel } from '../../src/notifications/channels.js'
+import { createApiKey } from '../../src/admin/api-key-store.js'
 
 const TODAY = new Date().toISOString().slice(0, 10)
 
@@ -48,10 +50,26 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
       SecretBox.fromSecretKey('tenant-isolation-test-key-0123456789abcdef'),
     )
     Object.assign(b, { webhook_id: webhook.id })
+    // A notification channel and an API key of B's.
+    const channel = await createChannel(
+      ctx.database.db,
+      demo.workspaceId,
+      {
+        kind: 'slack',
+        target: 'https://hooks.slack.workspace-b.example/services/B',
+        hint: 'https://hooks.slack.workspace-b.example/…es/B',
+        events: ['digest.weekly'],
+        schedule: null,
+      },
+      SecretBox.fromSecretKey('tenant-isolation-test-key-0123456789abcdef'),
+    )
+    const bKey = await createApiKey(ctx.database.db, { workspaceId: demo.workspaceId, scopes: ['read:analytics'], name: 'b-only-key-name' })
+    Object.assign(b, { channel_id: channel.id, key_id: bKey.id })
     bSecrets = [
       ...[brand.id, brand.name, prompt.id, prompt.text, response.id, 'tasklane', 'Kanbrio', 'gpt-4o-mini', 'sonar-pro'],
       ...[DEMO_TARGET_ID, runId, 'b-only-credential', '9876'],
       ...[webhook.id, 'workspace-b.example', webhook.secret],
+      ...[channel.id, bKey.id, 'b-only-key-name', bKey.key_prefix],
     ]
     document = (await ctx.app.inject({ url: '/openapi.json' })).json()
   }, 180_000)
@@ -61,6 +79,7 @@ describe.each(testBackends)('tenant isolation matrix (%s)', (backend) => {
   function patchBody(path: string): Record<string, unknown> {
     if (path.includes('/brands/')) return { name: 'Mine now' }
     if (path.includes('/collection/targets/')) return { samples: 2 }
+    if (path.includes('/notifications/')) return { active: true }
     return { text: 'Mine now' }
   }
 
