@@ -227,7 +227,7 @@ describe.skipIf(!available).each(testBackends)('settings pages and guided start 
     expect(await page.content()).not.toContain(secret)
 
     await page.click('[data-testid="webhook-list"] li button:has-text("Send test")')
-    await page.waitForSelector('[data-testid="webhook-deliveries"] tbody tr[data-state="delivered"]', { timeout: 60_000 })
+    await page.waitForSelector('[data-testid="webhook-deliveries"] tbody tr[data-state="delivered"]', { timeout: 90_000 })
     const arrived = receiver.received.find((r) => r.path === '/hooks/beacon')
     expect(arrived?.headers['webhook-signature']).toMatch(/^v1,/)
     const deliveries = await api<{ deliveries: { state: string; last_status: number | null; attempts: unknown[] }[] }>(`/webhooks/${hooks.webhooks[0].id}/deliveries`)
@@ -253,7 +253,7 @@ describe.skipIf(!available).each(testBackends)('settings pages and guided start 
     expect(channels.channels[0].target).not.toContain('slacksecret')
     expect(await page.content()).not.toContain('slacksecret')
     await page.click('[data-testid="channel-list"] li button:has-text("Send test")')
-    await page.waitForSelector('[data-testid="channel-deliveries"] tbody tr[data-state="delivered"]', { timeout: 60_000 })
+    await page.waitForSelector('[data-testid="channel-deliveries"] tbody tr[data-state="delivered"]', { timeout: 90_000 })
     const slack = receiver.received.find((r) => r.path.startsWith('/services/'))
     expect((JSON.parse(slack!.body) as { blocks?: unknown[] }).blocks?.length).toBeGreaterThan(0)
     await shot('settings-notifications')

@@ -19,10 +19,13 @@ export const EVENT_LABELS: Record<string, string> = {
 const attemptText = (a: Delivery['attempts'][number]) =>
   `#${a.attempt} ${formatDateTime(a.at)}: ${a.status_code !== null ? `answered ${a.status_code}` : 'no answer'}${a.error ? ` (${a.error})` : ''}`
 
-/** Polled every 2 s while a delivery is pending, so a test send's outcome appears on its own. */
+/**
+ * Polled every 2 s while a delivery is pending, so a test send's outcome appears on its own, and
+ * every 10 s otherwise while open (a send queued just after a read would otherwise never show).
+ */
 export function DeliveryLog({ path, testId }: { path: string; testId?: string }) {
   const log = useApi<{ deliveries: Delivery[] }>(path, new URLSearchParams({ per_page: '20' }), {
-    refetchInterval: (data) => (data?.deliveries.some((d) => d.state === 'pending') ? 2000 : false),
+    refetchInterval: (data) => (data?.deliveries.some((d) => d.state === 'pending') ? 2000 : 10_000),
   })
   return (
     <QueryView query={log}>
