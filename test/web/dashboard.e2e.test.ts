@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js'
 import { startChildServer, type ChildServer } from '../faults/helpers/private-services.js'
-import { formatCount, formatDateTime, formatPosition, formatScore, formatSentiment } from '../../web/src/lib/format.js'
+import { changeVerdict, formatCount, formatDateTime, formatInterval, formatPosition, formatScore, formatSentiment } from '../../web/src/lib/format.js'
 
 const SHOTS = 'test-output/screenshots'
 const available = chromiumAvailable()
@@ -95,7 +95,8 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(dashboard.brands).sort())
     for (const row of rows) {
       const brand = dashboard.brands[row.name]
-      expect(row.visibility_score, row.name).toBe(formatScore(brand.visibility_score))
+      // The visibility cell carries the rate and, under it, its 95% interval.
+      expect(row.visibility_score, row.name).toMatch(new RegExp(`^${formatScore(brand.visibility_score).replace('.', '\\.')}95% CI`))
       expect(row.sentiment_avg, row.name).toBe(formatSentiment(brand.sentiment_avg))
       expect(row.position_avg, row.name).toBe(formatPosition(brand.position_avg))
       expect(row.mention_count, row.name).toBe(formatCount(brand.mention_count))
@@ -137,7 +138,7 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await page.waitForURL(/providers=openai/)
     const openai = await api<{ brands: Record<string, { visibility_score: number }> }>(`/dashboard?start_date=${addDays(today, -7)}&end_date=${today}&models=openai`)
     await expect
-      .poll(async () => Object.fromEntries((await tableRows('dashboard-table')).map((r) => [r.name, r.visibility_score])), { timeout: 20_000 })
+      .poll(async () => Object.fromEntries((await tableRows('dashboard-table')).map((r) => [r.name, r.visibility_score.split('95% CI')[0]])), { timeout: 20_000 })
       .toEqual(Object.fromEntries(Object.entries(openai.brands).map(([name, m]) => [name, formatScore(m.visibility_score)])))
 
     await page.goBack()
@@ -150,6 +151,47 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
     await page.goForward()
     await page.waitForURL(/period=7d/)
     expect(await page.inputValue('select[name="period"]')).toBe('7d')
+  })
+
+  it('shows each rate’s interval beside it and colours only the changes the API calls significant', async () => {
+    const params = `start_date=${addDays(today, -30)}&end_date=${today}`
+    type Tested = { delta: number; p_value: number | null; significant: boolean | null }
+    const dashboard = await api<{ brands: Record<string, { visibility_ci: { low: number; high: number } | null; visibility_test: Tested }> }>(
+      `/dashboard?${params}&include_uncertainty=true`,
+    )
+    await open('/', '[data-testid="dashboard-table"] tbody tr')
+    const cells = await page.$$eval('[data-testid="dashboard-table"] tbody tr', (rows) =>
+      rows.map((row) => {
+        const name = row.querySelector('td[data-col="name"]')?.textContent ?? ''
+        const change = row.querySelector('td[data-col="change"] .change')
+        return {
+          name,
+          ci: row.querySelector('td[data-col="visibility_score"] .ci-range')?.textContent ?? null,
+          tone: change?.className.replace('change ', '') ?? null,
+          verdict: change?.getAttribute('data-verdict') ?? null,
+          words: change?.querySelector('.verdict')?.textContent?.trim() ?? null,
+        }
+      }),
+    )
+    expect(cells.length).toBe(Object.keys(dashboard.brands).length)
+    for (const cell of cells) {
+      const brand = dashboard.brands[cell.name]
+      expect(cell.ci, cell.name).toBe(formatInterval(brand.visibility_ci))
+      const verdict = changeVerdict(brand.visibility_test)
+      expect(cell.verdict, cell.name).toBe(verdict)
+      expect(cell.words, cell.name).toBe(verdict === 'significant' ? 'significant' : verdict === 'noise' ? 'within noise' : 'too few answers')
+      // Colour only for a significant change; noise and untested changes stay neutral.
+      expect(cell.tone, cell.name).toBe(verdict === 'significant' ? (brand.visibility_test.delta > 0 ? 'up' : brand.visibility_test.delta < 0 ? 'down' : 'flat') : 'flat')
+    }
+
+    const filters = await api<{ brands: { id: string; is_primary: boolean }[] }>('/filters')
+    const primary = filters.brands.find((b) => b.is_primary)!
+    const detail = await api<{ metrics: { visibility_ci: { low: number; high: number } | null }; change: { visibility_test: Tested } }>(`/brands/${primary.id}?${params}`)
+    await open(`/brands/${primary.id}`, '[data-testid="brand-visibility"] .ci-range')
+    expect(await page.textContent('[data-testid="brand-visibility"] .ci-range')).toBe(formatInterval(detail.metrics.visibility_ci))
+    expect(await page.getAttribute('[data-testid="brand-visibility"] .change', 'data-verdict')).toBe(changeVerdict(detail.change.visibility_test))
+    await page.waitForSelector('[data-testid="brand-providers"] tbody tr .ci-range')
+    await shot('brand-detail-intervals')
   })
 
   it('a brand’s detail shows the API’s metrics', async () => {
@@ -220,6 +262,11 @@ describe.skipIf(!available)('web dashboard end to end (chromium, pglite)', () =>
       .map(({ text, brand }) => ({ text, brand }))
     expect(marks).toEqual(expected)
     expect(marks.length).toBe(detail.mentions.reduce((n, m) => n + m.occurrences, 0))
+    // The markdown is rendered (lists, bold), not shown as raw text.
+    if (/\*\*[^*]+\*\*/.test(detail.content)) {
+      expect(await page.locator('[data-testid="answer-text"] strong').count()).toBeGreaterThan(0)
+      expect(await page.textContent('[data-testid="answer-text"]')).not.toContain('**')
+    }
     const citations = await page.$$eval('[data-testid="answer-citations"] li', (items) => items.map((li) => li.querySelector('.badge')?.textContent))
     expect(citations).toEqual(detail.citations.map((c) => c.source_type))
     await shot('answer')

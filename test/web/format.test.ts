@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
   changeTone,
+  changeVerdict,
+  describeVerdict,
+  formatInterval,
+  testedTone,
   formatChange,
   formatCount,
   formatDateTime,
@@ -73,5 +77,31 @@ describe('dashboard number formatting (as the API rounds)', () => {
     expect(parseDisplayed('12,037')).toBe(12037)
     expect(parseDisplayed('64.65%')).toBe(64.65)
     expect(parseDisplayed('–')).toBeNull()
+  })
+
+  it('shows an interval on the rate’s own scale, and marks a missing one', () => {
+    expect(formatInterval({ low: 51.58, high: 52.26 })).toBe('51.58–52.26')
+    expect(formatInterval({ low: 0.0512, high: 0.0934 }, formatRatioPercent)).toBe('5.12%–9.34%')
+    expect(formatInterval(null)).toBe('–')
+  })
+
+  it('colours a change only when the test calls it significant, and says so in words', () => {
+    // The 1M benchmark workspace's primary brand: +0.06 with p = 0.82 is noise, not good news.
+    const noise = { delta: 0.06, p_value: 0.82, significant: false }
+    expect(changeVerdict(noise)).toBe('noise')
+    expect(testedTone('score', 0.06, noise)).toBe('flat')
+    expect(describeVerdict(noise)).toBe('within noise (p = 0.82)')
+    const real = { delta: -4.2, p_value: 0.0004, significant: true }
+    expect(testedTone('score', -4.2, real)).toBe('down')
+    expect(testedTone('position', -0.5, real)).toBe('up')
+    expect(describeVerdict(real)).toBe('significant (p < 0.001)')
+    const small = { delta: 1, p_value: 0.0123, significant: true }
+    expect(describeVerdict(small)).toBe('significant (p = 0.012)')
+    const few = { delta: 12, p_value: 0.3, significant: null }
+    expect(changeVerdict(few)).toBe('untested')
+    expect(testedTone('score', 12, few)).toBe('flat')
+    expect(describeVerdict(few)).toBe('too few answers to test')
+    // Without a test nothing is coloured.
+    expect(testedTone('count', 315, undefined)).toBe('flat')
   })
 })

@@ -20,6 +20,7 @@ const Exports = lazy(() => import('./pages/exports'))
 const Collection = lazy(() => import('./pages/collection'))
 const Settings = lazy(() => import('./pages/settings'))
 const Searches = lazy(() => import('./pages/searches'))
+const GuidedStart = lazy(() => import('./pages/guided-start'))
 
 const NAV = [
   ['/', 'Overview', 'overview'],
@@ -233,6 +234,8 @@ function Page({ page, id, sub }: { page: string; id: string | null; sub: string 
       return <Collection />
     case 'settings':
       return <Settings tab={id ?? 'brands'} sub={sub} />
+    case 'start':
+      return <GuidedStart />
     default:
       return (
         <div className="state empty">

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ApiError } from '../lib/api'
 import { linkHandler, navigate, useLocation } from '../lib/router'
-import { changeTone, formatChange, formatCount, type Metric } from '../lib/format'
+import { changeVerdict, describeVerdict, formatChange, formatCount, formatInterval, formatScore, testedTone, type Metric } from '../lib/format'
 import { withParam } from '../lib/url-state'
 
 export function Link({ to, children, className, ...rest }: { to: string; children: ReactNode; className?: string; 'aria-current'?: 'page' }) {
@@ -60,22 +60,85 @@ export function Section({ title, children, actions, id }: { title: string; child
 
 export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-')
 
-export function Stat({ label, value, change, metric, testId }: { label: string; value: string; change?: number | null; metric?: Metric; testId?: string }) {
+/** A tested change between periods (docs/uncertainty-and-discovery.md). */
+export interface TestedChange {
+  p_value: number | null
+  significant: boolean | null
+}
+
+export function Stat({
+  label,
+  value,
+  change,
+  metric,
+  testId,
+  interval,
+  intervalFormat,
+  test,
+}: {
+  label: string
+  value: string
+  change?: number | null
+  metric?: Metric
+  testId?: string
+  /** the rate's Wilson 95% interval, on the value's scale */
+  interval?: { low: number; high: number } | null
+  /** how the interval's bounds print (default: a 0–100 score) */
+  intervalFormat?: (value: number) => string
+  /** the change's significance test; without one a change is shown but never coloured */
+  test?: TestedChange | null
+}) {
   return (
     <div className="stat" data-testid={testId}>
       <span className="stat-label">{label}</span>
       <span className="stat-value">{value}</span>
-      {change !== undefined && metric && <Change metric={metric} value={change} />}
+      {interval !== undefined && <IntervalNote interval={interval} format={intervalFormat} />}
+      {change !== undefined && metric && <Change metric={metric} value={change} test={test} />}
     </div>
   )
 }
 
-export function Change({ metric, value }: { metric: Metric; value: number | null | undefined }) {
-  const tone = changeTone(metric, value)
+/** "95% CI 51.58–52.26": the range the true rate is in, given the answers sampled. */
+export function IntervalNote({ interval, format }: { interval: { low: number; high: number } | null; format?: (value: number) => string }) {
   return (
-    <span className={`change ${tone}`} title="Change vs the previous period of equal length">
-      <span className="sr-only">{tone === 'up' ? 'better' : tone === 'down' ? 'worse' : 'unchanged'}: </span>
+    <span className="ci" title="95% confidence interval: AI answers are samples, so the true rate lies in this range (Wilson interval)">
+      95% CI <span className="ci-range">{formatInterval(interval, format)}</span>
+    </span>
+  )
+}
+
+/** A rate in a table cell with its interval under it. */
+export function RateWithInterval({
+  value,
+  interval,
+  format = formatScore,
+}: {
+  value: number
+  interval: { low: number; high: number } | null | undefined
+  format?: (value: number) => string
+}) {
+  return (
+    <>
+      <span className="rate">{format(value)}</span>
+      {interval !== undefined && <IntervalNote interval={interval} format={format} />}
+    </>
+  )
+}
+
+/**
+ * A change vs the previous period. Coloured only when its test calls it significant; a change
+ * within noise (or too small a sample to test, or not tested at all) stays neutral, and the
+ * verdict is written beside it so colour is never the only signal.
+ */
+export function Change({ metric, value, test }: { metric: Metric; value: number | null | undefined; test?: TestedChange | null }) {
+  const tone = testedTone(metric, value, test)
+  const verdict = test === undefined ? null : changeVerdict(test)
+  const words = test === undefined ? 'not tested for significance' : describeVerdict(test)
+  return (
+    <span className={`change ${tone}`} title={`Change vs the previous period of equal length: ${words}`} data-verdict={verdict ?? 'none'}>
+      <span className="sr-only">{tone === 'up' ? 'better' : tone === 'down' ? 'worse' : 'no clear change'}: </span>
       {formatChange(metric, value)}
+      {verdict && <span className={`verdict ${verdict}`}> {verdict === 'significant' ? 'significant' : verdict === 'noise' ? 'within noise' : 'too few answers'}</span>}
     </span>
   )
 }

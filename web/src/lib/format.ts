@@ -58,3 +58,38 @@ export function parseDisplayed(text: string): number | null {
   const value = Number(cleaned)
   return Number.isFinite(value) ? value : null
 }
+
+// ---- uncertainty (docs/uncertainty-and-discovery.md) ----------------------------------
+// AI answers are samples: a rate is shown with its Wilson 95% interval, and a change between
+// periods is only "news" when the API's two-proportion test calls it significant.
+
+/** A rate's interval on the rate's own scale: {low: 51.58, high: 52.26} → "51.58–52.26". */
+export function formatInterval(interval: { low: number; high: number } | null | undefined, format: (value: number) => string = formatScore): string {
+  if (!interval || !isNumber(interval.low) || !isNumber(interval.high)) return missing
+  return `${format(interval.low)}–${format(interval.high)}`
+}
+
+/** What a tested change means: more than noise, within noise, or too few answers to tell. */
+export type ChangeVerdict = 'significant' | 'noise' | 'untested'
+
+export function changeVerdict(test: { significant: boolean | null } | null | undefined): ChangeVerdict {
+  if (!test || test.significant === null) return 'untested'
+  return test.significant ? 'significant' : 'noise'
+}
+
+/** Words for the verdict, with the p-value when there is one: "within noise (p = 0.82)". */
+export function describeVerdict(test: { p_value: number | null; significant: boolean | null } | null | undefined): string {
+  const verdict = changeVerdict(test)
+  const p = test && isNumber(test.p_value) ? (test.p_value < 0.001 ? ' (p < 0.001)' : ` (p = ${Number(test.p_value.toPrecision(2))})`) : ''
+  if (verdict === 'significant') return `significant${p}`
+  if (verdict === 'noise') return `within noise${p}`
+  return 'too few answers to test'
+}
+
+/**
+ * The colour of a change: only a change the test calls significant is coloured (green when
+ * good news, red when bad); every other difference, untested ones included, stays neutral.
+ */
+export function testedTone(metric: Metric, value: number | null | undefined, test: { significant: boolean | null } | null | undefined): 'up' | 'down' | 'flat' {
+  return changeVerdict(test) === 'significant' ? changeTone(metric, value) : 'flat'
+}

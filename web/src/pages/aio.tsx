@@ -5,10 +5,12 @@ import { useFilters } from '../lib/use-filters'
 import { apiParams } from '../lib/url-state'
 import { TrendChart } from '../components/charts'
 import { FilterBar } from '../components/filter-bar'
-import { DataTable, QueryView, Section, Stat } from '../components/ui'
+import { DataTable, QueryView, RateWithInterval, Section, Stat } from '../components/ui'
+import { withExtra } from '../lib/params'
 
 export default function Aio() {
-  const metrics = useApi<AioMetrics>('/aio-metrics', apiParams(useFilters(), 'aio'))
+  // include_uncertainty: Beacon's extension adds each rate's 95% interval (docs/uncertainty-and-discovery.md).
+  const metrics = useApi<AioMetrics>('/aio-metrics', withExtra(apiParams(useFilters(), 'aio'), { include_uncertainty: 'true' }))
   return (
     <>
       <h1>AI overviews</h1>
@@ -18,7 +20,13 @@ export default function Aio() {
         {(d) => (
           <>
             <div className="stats">
-              <Stat label="Searches with an AI overview" value={formatRatioPercent(d.coverage_rate)} testId="aio-coverage" />
+              <Stat
+                label="Searches with an AI overview"
+                value={formatRatioPercent(d.coverage_rate)}
+                interval={d.coverage_rate_ci}
+                intervalFormat={formatRatioPercent}
+                testId="aio-coverage"
+              />
               <Stat label="Searches observed" value={formatCount(d.total_queries)} />
               <Stat label="With an overview" value={formatCount(d.queries_with_aio)} />
             </div>
@@ -39,7 +47,13 @@ export default function Aio() {
                 rowKey={(r) => r.name}
                 columns={[
                   { key: 'name', label: 'Brand', sort: (r) => r.name.toLowerCase(), render: (r) => r.name },
-                  { key: 'appearance_rate', label: 'Appears in', numeric: true, sort: (r) => r.appearance_rate, render: (r) => formatRatioPercent(r.appearance_rate) },
+                  {
+                    key: 'appearance_rate',
+                    label: 'Appears in',
+                    numeric: true,
+                    sort: (r) => r.appearance_rate,
+                    render: (r) => <RateWithInterval value={r.appearance_rate} interval={r.appearance_rate_ci} format={formatRatioPercent} />,
+                  },
                   { key: 'avg_position', label: 'Avg. position', numeric: true, sort: (r) => r.avg_position, render: (r) => formatPosition(r.avg_position) },
                   { key: 'total_appearances', label: 'Appearances', numeric: true, sort: (r) => r.total_appearances, render: (r) => formatCount(r.total_appearances) },
                 ]}

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react'
 import type { Pagination, ResponseDetail, ResponsePreview } from '../lib/api'
 import { formatCount, formatDateTime, formatSentiment } from '../lib/format'
 import { withExtra } from '../lib/params'
@@ -6,6 +5,7 @@ import { useApi } from '../lib/session'
 import { useFilters, usePage } from '../lib/use-filters'
 import { apiParams } from '../lib/url-state'
 import { FilterBar } from '../components/filter-bar'
+import { AnswerMarkdown } from '../components/answer-markdown'
 import { Badge, DataTable, Link, Pager, QueryView, Section } from '../components/ui'
 
 const PER_PAGE = 20
@@ -45,25 +45,6 @@ function AnswerList() {
   )
 }
 
-/** The answer's text with each brand's spans marked (spans never overlap: the matcher picks one term per place). */
-export function highlight(content: string, mentions: ResponseDetail['mentions']): ReactNode[] {
-  const spans = mentions.flatMap((m, index) => m.spans.map((s) => ({ ...s, index, name: m.name, brandId: m.brand_id }))).sort((a, b) => a.start - b.start)
-  const parts: ReactNode[] = []
-  let at = 0
-  for (const span of spans) {
-    if (span.start < at) continue
-    if (span.start > at) parts.push(content.slice(at, span.start))
-    parts.push(
-      <mark key={`${span.start}`} className={`brand-${span.index % 10}`} data-brand-id={span.brandId} title={span.name}>
-        {content.slice(span.start, span.end)}
-      </mark>,
-    )
-    at = span.end
-  }
-  if (at < content.length) parts.push(content.slice(at))
-  return parts
-}
-
 function AnswerView({ id }: { id: string }) {
   const answer = useApi<ResponseDetail>(`/responses/${encodeURIComponent(id)}`)
   const search = window.location.search
@@ -83,7 +64,7 @@ function AnswerView({ id }: { id: string }) {
             <div className="grid answer">
               <Section title="Answer">
                 <div className="answer-text" data-testid="answer-text">
-                  {a.content ? highlight(a.content, a.mentions) : <em>The provider returned an empty answer.</em>}
+                  {a.content ? <AnswerMarkdown content={a.content} mentions={a.mentions} /> : <em>The provider returned an empty answer.</em>}
                 </div>
               </Section>
               <div>

@@ -1,11 +1,12 @@
 import type { Brand, BrandDetail, Dashboard, Pagination } from '../lib/api'
-import { formatCount, formatPosition, formatScore, formatSentiment } from '../lib/format'
+import { formatCount, formatInterval, formatPosition, formatScore, formatSentiment } from '../lib/format'
 import { useApi } from '../lib/session'
 import { useFilters, usePage } from '../lib/use-filters'
 import { apiParams } from '../lib/url-state'
+import { withExtra } from '../lib/params'
 import { BarsChart, TrendChart } from '../components/charts'
 import { FilterBar } from '../components/filter-bar'
-import { Badge, DataTable, Link, Pager, QueryView, Section, Stat } from '../components/ui'
+import { Badge, DataTable, Link, Pager, QueryView, RateWithInterval, Section, Stat } from '../components/ui'
 
 const PER_PAGE = 20
 
@@ -17,7 +18,7 @@ function BrandList() {
   const filters = useFilters()
   const page = usePage()
   const list = useApi<{ competitors: Brand[]; pagination: Pagination }>('/brands', new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) }))
-  const dashboard = useApi<Dashboard>('/dashboard', apiParams(filters))
+  const dashboard = useApi<Dashboard>('/dashboard', withExtra(apiParams(filters), { include_uncertainty: 'true' }))
   const search = window.location.search
   return (
     <>
@@ -48,7 +49,10 @@ function BrandList() {
                   label: 'Visibility',
                   numeric: true,
                   sort: (b) => dashboard.data?.brands[b.name]?.visibility_score ?? -1,
-                  render: (b) => formatScore(dashboard.data?.brands[b.name]?.visibility_score),
+                  render: (b) => {
+                    const metrics = dashboard.data?.brands[b.name]
+                    return metrics ? <RateWithInterval value={metrics.visibility_score} interval={metrics.visibility_ci} /> : '–'
+                  },
                 },
                 {
                   key: 'mentions',
@@ -84,10 +88,20 @@ function BrandView({ id }: { id: string }) {
             </h1>
             <FilterBar />
             <p className="period">
-              {d.period.start} to {d.period.end}, compared with {d.previous_period.start} to {d.previous_period.end}
+              {d.period.start} to {d.period.end}, compared with {d.previous_period.start} to {d.previous_period.end} (visibility then{' '}
+              {formatScore(d.previous_period.metrics.visibility_score)}, 95% CI {formatInterval(d.previous_period.metrics.visibility_ci)}; {formatCount(d.metrics.responses)}{' '}
+              answers now, {formatCount(d.previous_period.metrics.responses)} then)
             </p>
             <div className="stats" data-testid="brand-stats">
-              <Stat label="Visibility" value={formatScore(d.metrics.visibility_score)} change={d.change.visibility_score} metric="score" testId="brand-visibility" />
+              <Stat
+                label="Visibility"
+                value={formatScore(d.metrics.visibility_score)}
+                interval={d.metrics.visibility_ci}
+                change={d.change.visibility_score}
+                test={d.change.visibility_test}
+                metric="score"
+                testId="brand-visibility"
+              />
               <Stat label="Share of voice" value={formatScore(d.metrics.share_of_voice)} change={d.change.share_of_voice} metric="score" testId="brand-sov" />
               <Stat label="Sentiment" value={formatSentiment(d.metrics.sentiment_avg)} change={d.change.sentiment_avg} metric="sentiment" testId="brand-sentiment" />
               <Stat label="Avg. position" value={formatPosition(d.metrics.position_avg)} change={d.change.position_avg} metric="position" testId="brand-position" />
@@ -112,6 +126,23 @@ function BrandView({ id }: { id: string }) {
                   format={formatScore}
                   testId="chart-brand-providers"
                 />
+                <DataTable
+                  testId="brand-providers"
+                  caption="Visibility per provider with its 95% interval"
+                  rows={d.by_provider}
+                  rowKey={(p) => p.provider}
+                  columns={[
+                    { key: 'provider', label: 'Provider', render: (p) => p.provider },
+                    {
+                      key: 'visibility_score',
+                      label: 'Visibility',
+                      numeric: true,
+                      sort: (p) => p.visibility_score,
+                      render: (p) => <RateWithInterval value={p.visibility_score} interval={p.visibility_ci} />,
+                    },
+                    { key: 'response_count', label: 'Answers', numeric: true, sort: (p) => p.response_count, render: (p) => formatCount(p.response_count) },
+                  ]}
+                />
               </Section>
             </div>
             <div className="grid two">
@@ -122,7 +153,13 @@ function BrandView({ id }: { id: string }) {
                   rowKey={(p) => p.prompt_id}
                   columns={[
                     { key: 'text', label: 'Prompt', render: (p) => <Link to={`/prompts/${p.prompt_id}${search}`}>{p.text}</Link> },
-                    { key: 'visibility_score', label: 'Visibility', numeric: true, sort: (p) => p.visibility_score, render: (p) => formatScore(p.visibility_score) },
+                    {
+                      key: 'visibility_score',
+                      label: 'Visibility',
+                      numeric: true,
+                      sort: (p) => p.visibility_score,
+                      render: (p) => <RateWithInterval value={p.visibility_score} interval={p.visibility_ci} />,
+                    },
                     { key: 'mention_count', label: 'Mentions', numeric: true, sort: (p) => p.mention_count, render: (p) => formatCount(p.mention_count) },
                   ]}
                 />

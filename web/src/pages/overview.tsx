@@ -1,6 +1,8 @@
 // Overview: visibility per brand over time, share of voice, sentiment, position, the change
 // vs the previous period, top sources and recent answers, for the filters in the URL.
+import { useEffect } from 'react'
 import { useQueries } from '@tanstack/react-query'
+import { navigate } from '../lib/router'
 import { apiGet, type BrandDetail, type Dashboard, type FilterValues, type ResponsePreview, type Source } from '../lib/api'
 import { formatCount, formatDateTime, formatPosition, formatScore, formatSentiment } from '../lib/format'
 import { withExtra } from '../lib/params'
@@ -9,13 +11,15 @@ import { useFilters } from '../lib/use-filters'
 import { apiParams } from '../lib/url-state'
 import { BarsChart, TrendChart } from '../components/charts'
 import { FilterBar } from '../components/filter-bar'
-import { Badge, Change, DataTable, Empty, Link, Loading, QueryView, Section, Stat } from '../components/ui'
+import { Badge, Change, DataTable, Empty, Link, Loading, QueryView, RateWithInterval, Section, Stat } from '../components/ui'
 
 export default function Overview() {
   const filters = useFilters()
   const params = apiParams(filters)
   const { key } = useSession()
-  const dashboard = useApi<Dashboard>('/dashboard', params)
+  // include_uncertainty (Beacon's opt-in extension): each brand's interval and tested change, so
+  // only significant changes are coloured (docs/uncertainty-and-discovery.md).
+  const dashboard = useApi<Dashboard>('/dashboard', withExtra(params, { include_uncertainty: 'true' }))
   const values = useApi<FilterValues>('/filters')
   const brands = values.data?.brands ?? []
   const details = useQueries({
@@ -30,6 +34,12 @@ export default function Overview() {
   const primaryDetail = primary ? detailByName.get(primary.name) : undefined
 
   const trendRows = allDetails ? mergeTrends(details.map((d) => d.data!)) : []
+  // A workspace with no brands yet opens on the guided start instead of empty charts.
+  // Only on a fresh answer: a cached one from before the guided start added brands would loop back.
+  const noBrands = values.data !== undefined && !values.isFetching && values.data.brands.length === 0
+  useEffect(() => {
+    if (noBrands) navigate('/start', { replace: true })
+  }, [noBrands])
   return (
     <>
       <h1>Overview</h1>
@@ -49,7 +59,9 @@ export default function Overview() {
                   <Stat
                     label={`${primary.name} visibility`}
                     value={formatScore(data.brands[primary.name].visibility_score)}
-                    change={primaryDetail?.change.visibility_score}
+                    interval={data.brands[primary.name].visibility_ci}
+                    change={data.brands[primary.name].visibility_test?.delta}
+                    test={data.brands[primary.name].visibility_test}
                     metric="score"
                     testId="stat-primary"
                   />
@@ -116,13 +128,19 @@ export default function Overview() {
                       sort: (r) => r.name.toLowerCase(),
                       render: (r) => (r.id ? <Link to={`/brands/${r.id}${window.location.search}`}>{r.name}</Link> : r.name),
                     },
-                    { key: 'visibility_score', label: 'Visibility', numeric: true, sort: (r) => r.visibility_score, render: (r) => formatScore(r.visibility_score) },
+                    {
+                      key: 'visibility_score',
+                      label: 'Visibility',
+                      numeric: true,
+                      sort: (r) => r.visibility_score,
+                      render: (r) => <RateWithInterval value={r.visibility_score} interval={r.visibility_ci} />,
+                    },
                     {
                       key: 'change',
                       label: 'Change',
                       numeric: true,
-                      sort: (r) => r.detail?.change.visibility_score ?? 0,
-                      render: (r) => (r.detail ? <Change metric="score" value={r.detail.change.visibility_score} /> : '…'),
+                      sort: (r) => r.visibility_test?.delta ?? 0,
+                      render: (r) => (r.visibility_test ? <Change metric="score" value={r.visibility_test.delta} test={r.visibility_test} /> : '–'),
                     },
                     {
                       key: 'share_of_voice',

@@ -7,7 +7,7 @@ import { useFilters, usePage } from '../lib/use-filters'
 import { apiParams, withParam } from '../lib/url-state'
 import { BarsChart, TrendChart } from '../components/charts'
 import { FilterBar } from '../components/filter-bar'
-import { Badge, Change, DataTable, Link, Loading, Pager, QueryView, Section, Stat } from '../components/ui'
+import { Badge, Change, DataTable, Link, Loading, Pager, QueryView, RateWithInterval, Section, Stat } from '../components/ui'
 
 const PER_PAGE = 20
 
@@ -96,7 +96,20 @@ function PromptView({ id }: { id: string }) {
                   rowKey={(b) => b.brand_id}
                   columns={[
                     { key: 'name', label: 'Brand', sort: (b) => b.name.toLowerCase(), render: (b) => <Link to={`/brands/${b.brand_id}${search}`}>{b.name}</Link> },
-                    { key: 'visibility_score', label: 'Visibility', numeric: true, sort: (b) => b.visibility_score, render: (b) => formatScore(b.visibility_score) },
+                    {
+                      key: 'visibility_score',
+                      label: 'Visibility',
+                      numeric: true,
+                      sort: (b) => b.visibility_score,
+                      render: (b) => <RateWithInterval value={b.visibility_score} interval={b.visibility_ci} />,
+                    },
+                    {
+                      key: 'visibility_change',
+                      label: 'Change',
+                      numeric: true,
+                      sort: (b) => b.visibility_change.delta,
+                      render: (b) => <Change metric="score" value={b.visibility_change.delta} test={b.visibility_change} />,
+                    },
                     { key: 'share_of_voice', label: 'Share of voice', numeric: true, sort: (b) => b.share_of_voice, render: (b) => formatScore(b.share_of_voice) },
                     { key: 'sentiment_avg', label: 'Sentiment', numeric: true, sort: (b) => b.sentiment_avg, render: (b) => formatSentiment(b.sentiment_avg) },
                     { key: 'position_avg', label: 'Avg. position', numeric: true, sort: (b) => b.position_avg, render: (b) => formatPosition(b.position_avg) },

@@ -1,6 +1,8 @@
-// Settings for brands and prompts. A change that alters analysis answers at once and queues
+// Settings: brands and prompts here; targets, provider keys, webhooks, notification channels
+// and API keys in their own files (docs/dashboard.md: everything a team sets up, in the browser).
+// A change that alters analysis answers at once and queues
 // a re-analysis of stored history; its progress is shown until it ends.
-import { useState, type FormEvent } from 'react'
+import { lazy, Suspense, useState, type FormEvent } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { apiRequest, type Brand, type FilterValues, type Pagination, type PromptRow } from '../lib/api'
 import { useApi, useSession } from '../lib/session'
@@ -20,20 +22,56 @@ export const splitList = (text: string): string[] => [
   ),
 ]
 
+// Each tab beyond brands and prompts is its own chunk, loaded when opened.
+const TargetSettings = lazy(() => import('./settings-targets'))
+const CredentialSettings = lazy(() => import('./settings-credentials'))
+const WebhookSettings = lazy(() => import('./settings-webhooks').then((m) => ({ default: m.WebhookSettings })))
+const NotificationSettings = lazy(() => import('./settings-webhooks').then((m) => ({ default: m.NotificationSettings })))
+const KeySettings = lazy(() => import('./settings-keys'))
+
+export const SETTINGS_TABS = [
+  ['brands', 'Brands'],
+  ['prompts', 'Prompts'],
+  ['targets', 'Collection targets'],
+  ['credentials', 'Provider keys'],
+  ['webhooks', 'Webhooks'],
+  ['notifications', 'Notifications'],
+  ['keys', 'API keys'],
+] as const
+
+function SettingsTab({ tab }: { tab: string }) {
+  switch (tab) {
+    case 'prompts':
+      return <PromptSettings />
+    case 'targets':
+      return <TargetSettings />
+    case 'credentials':
+      return <CredentialSettings />
+    case 'webhooks':
+      return <WebhookSettings />
+    case 'notifications':
+      return <NotificationSettings />
+    case 'keys':
+      return <KeySettings />
+    default:
+      return <BrandSettings />
+  }
+}
+
 export default function Settings({ tab }: { tab: string; sub: string | null }) {
   return (
     <>
       <h1>Settings</h1>
       <nav className="tabs" aria-label="Settings">
-        <Link to="/settings/brands" aria-current={tab === 'brands' ? 'page' : undefined}>
-          Brands
-        </Link>
-        <Link to="/settings/prompts" aria-current={tab === 'prompts' ? 'page' : undefined}>
-          Prompts
-        </Link>
-        <Link to="/collection">Collection targets</Link>
+        {SETTINGS_TABS.map(([name, label]) => (
+          <Link key={name} to={`/settings/${name}`} aria-current={tab === name ? 'page' : undefined}>
+            {label}
+          </Link>
+        ))}
       </nav>
-      {tab === 'prompts' ? <PromptSettings /> : <BrandSettings />}
+      <Suspense fallback={<Loading />}>
+        <SettingsTab tab={tab} />
+      </Suspense>
     </>
   )
 }
