@@ -1,4 +1,4 @@
-// ESLint flat config: typescript-eslint's recommended rules over src, test and bench.
+// ESLint flat config: typescript-eslint's recommended rules over src, test, bench, web/src, bin and scripts.
 // Formatting is Prettier's job (npm run format), so no stylistic rules here.
 import js from '@eslint/js'
 import { defineConfig } from 'eslint/config'
@@ -14,5 +14,10 @@ export default defineConfig(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
+  },
+  // The launcher and the build script are plain Node ESM.
+  {
+    files: ['bin/**/*.js', 'scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 )

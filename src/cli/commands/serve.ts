@@ -1,11 +1,9 @@
+// The server and the database layer load when a command runs, so `beacon --help` stays quick.
 import type { Command } from 'commander'
 import { loadConfig } from '../../config.js'
-import { closeOnSignals, startServer } from '../../server.js'
 import { withDatabase } from '../context.js'
-import { migrateToLatest } from '../../db/migrate.js'
 import type { DatabaseHandle } from '../../db/database.js'
 import { createOutput, UsageError, type Output } from '../output.js'
-import { ensureDashboardBuilt } from '../../web/ensure-built.js'
 
 export interface ServeOptions {
   port?: string
@@ -35,6 +33,7 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
         config.port = Number(options.port)
       }
       if (options.host !== undefined) config.host = options.host
+      const [{ closeOnSignals, startServer }, { ensureDashboardBuilt }] = await Promise.all([import('../../server.js'), import('../../web/ensure-built.js')])
       ensureDashboardBuilt(out.info)
       let demo: DemoAnnouncement | undefined
       const server = await startServer(config, {
@@ -55,6 +54,7 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const { migrateToLatest } = await import('../../db/migrate.js')
       const report = await withDatabase(async (database) => migrateToLatest(database.db), { migrate: false })
       out.result(report, report.applied.length ? [`Applied ${report.applied.length} migration(s):`, ...report.applied.map((m) => `  ${m}`)] : 'Database is up to date')
     })
