@@ -18,6 +18,6 @@ export default defineConfig(
   // The launcher and the build script are plain Node ESM.
   {
     files: ['bin/**/*.js', 'scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
   },
 )

@@ -1,10 +1,12 @@
 // The compiled build (scripts/build-server.mjs, run at install) works on its own: the CLI
 // answers --help without TypeScript, and what the code finds relative to its modules is
 // there — the analysis worker threads (compiled JavaScript, no tsx), the data tables
-// (sentiment lexicon, source domains, prices, the discovery stop list). Built into a folder
+// (sentiment lexicon, source domains, prices, the discovery stop list), and the empty
+// migrated embedded database a new data directory starts from. Built into a folder
 // of this test's own under test-output/ (inside the checkout, so node_modules resolve).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -23,7 +25,9 @@ describe('the compiled build', () => {
   it('holds JavaScript only, with the data tables beside their modules', () => {
     const files = readdirSync(out, { recursive: true }).map(String)
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([])
-    expect(files).toEqual(expect.arrayContaining([join('cli', 'main.js'), join('analysis', 'analysis-worker.js'), join('analysis', 'data', 'sentiment-lexicon.json')]))
+    expect(files).toEqual(
+      expect.arrayContaining([join('cli', 'main.js'), join('analysis', 'analysis-worker.js'), join('analysis', 'data', 'sentiment-lexicon.json'), 'empty-database.tar.gz']),
+    )
   })
 
   it('answers --help', () => {
@@ -31,6 +35,21 @@ describe('the compiled build', () => {
     expect(help.status, help.stderr).toBe(0)
     expect(help.stdout).toContain('Usage: beacon')
     for (const command of ['serve', 'workspace', 'import', 'collect', 'mcp']) expect(help.stdout).toContain(command)
+  })
+
+  it('starts a new embedded database from the empty one it wrote, migrated', { timeout: 120_000 }, () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'built-cli-'))
+    try {
+      const env = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
+      delete env.DATABASE_URL
+      const created = spawnSync(process.execPath, [join(out, 'cli', 'main.js'), 'workspace', 'create', '--name', 'Acme', '--json'], { env, encoding: 'utf8', timeout: 100_000 })
+      expect(created.status, created.stderr).toBe(0)
+      expect(JSON.parse(created.stdout)).toMatchObject({ name: 'Acme', tier: 'basic' })
+      const migrate = spawnSync(process.execPath, [join(out, 'cli', 'main.js'), 'migrate', '--json'], { env, encoding: 'utf8', timeout: 100_000 })
+      expect(JSON.parse(migrate.stdout)).toEqual({ applied: [] })
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 
   it('analyses in worker threads and reads its data tables', { timeout: 120_000 }, () => {

@@ -233,16 +233,20 @@ export function registerDataCommands(program: Command): void {
       .option('--json', 'machine-readable output')
       .action(async (file: string, options: { workspace: string; json?: boolean }) => {
         const out = createOutput(Boolean(options.json))
-        const [{ loadBrandMatcher }, { ingestResponses }, { ingestAio }] = await Promise.all([
+        const [{ loadBrandMatcher }, { ingestResponses }, { ingestAio }, { sharedAnalysisPool }] = await Promise.all([
           import('../../ingest/brand-terms.js'),
           import('../../ingest/ingest-responses.js'),
           import('../../ingest/ingest-aio.js'),
+          import('../../analysis/analysis-pool.js'),
         ])
-        const summary = await withDatabase(async (database) => {
+        const summary = await withDatabase(async (database, config) => {
           const workspace = await requireWorkspace(database, options.workspace)
           const matcher = await loadBrandMatcher(database.db, workspace.id)
+          const pool = sharedAnalysisPool(config.analysisThreads)
           const ingest: Ingest =
-            kind === 'responses' ? (items) => ingestResponses(database.db, workspace.id, items, { matcher }) : (items) => ingestAio(database.db, workspace.id, items, { matcher })
+            kind === 'responses'
+              ? (items) => ingestResponses(database.db, workspace.id, items, { matcher, pool })
+              : (items) => ingestAio(database.db, workspace.id, items, { matcher })
           return importJsonLines(file, out, ingest, kind === 'responses' ? 'responses' : 'observations')
         })
         out.result(summary, `Imported ${summary.lines} lines: ${summary.accepted} new, ${summary.duplicates} duplicates skipped, in ${summary.seconds} s (${summary.per_second}/s)`)
@@ -269,15 +273,16 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
-      const result = await withDatabase((database) => runDemoSeed(database.db, out))
+      const result = await withDatabase((database, config) => runDemoSeed(database.db, out, config.analysisThreads))
       out.result(result, demoLines(result, undefined))
     })
 }
 
-export async function runDemoSeed(db: import('../../db/database.js').DB, out: Output) {
-  const { seedDemo } = await import('../../demo/seed-demo.js')
+async function runDemoSeed(db: DB, out: Output, analysisThreads: number) {
+  const [{ seedDemo }, { sharedAnalysisPool }] = await Promise.all([import('../../demo/seed-demo.js'), import('../../analysis/analysis-pool.js')])
   let bar: ReturnType<typeof progressBar> | undefined
   const result = await seedDemo(db, {
+    pool: sharedAnalysisPool(analysisThreads),
     onProgress: (done, total) => {
       bar ??= progressBar(out, total, 'items')
       bar.update(done)
