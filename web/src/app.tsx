@@ -5,6 +5,7 @@ import { SessionContext, STORAGE_KEY } from './lib/session'
 import { keyFromHash, matchRoute } from './lib/url-state'
 import { useLocation } from './lib/router'
 import { Link, Loading } from './components/ui'
+import { DemoBanner } from './components/demo-banner'
 
 // The overview is the usual first page: its code (and the chart library) loads while the
 // key is being checked, instead of after.
@@ -189,6 +190,7 @@ function Shell() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <DemoBanner />
         <Suspense fallback={<Loading />}>
           <Page page={page} id={route.id} sub={route.sub} />
         </Suspense>
