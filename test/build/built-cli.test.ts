@@ -40,7 +40,7 @@ describe('the compiled build', () => {
   it('starts a new embedded database from the empty one it wrote, migrated', { timeout: 120_000 }, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'built-cli-'))
     try {
-      const env = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
+      const env: NodeJS.ProcessEnv = { ...process.env, BEACON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }
       delete env.DATABASE_URL
       const created = spawnSync(process.execPath, [join(out, 'cli', 'main.js'), 'workspace', 'create', '--name', 'Acme', '--json'], { env, encoding: 'utf8', timeout: 100_000 })
       expect(created.status, created.stderr).toBe(0)
