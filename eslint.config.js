@@ -3,6 +3,7 @@
 import js from '@eslint/js'
 import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
 
 export default defineConfig(
   { ignores: ['node_modules/', 'dist/', 'data/', 'bench-data/', 'bench/results/', 'coverage/', 'web/dist/'] },
@@ -15,6 +16,8 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
+  // The dashboard: the rules of hooks (and the React Compiler's checks the preset carries).
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
   // The launcher and the build script are plain Node ESM.
   {
     files: ['bin/**/*.js', 'scripts/**/*.mjs'],
