@@ -323,7 +323,7 @@ describe('the demo on a day still going on', () => {
     expect(ds.responses.some((r) => r.createdAt > now.toISOString())).toBe(true)
   })
 
-  it('leaves the earlier days and everything but the last day\'s times unchanged', () => {
+  it("leaves the earlier days and everything but the last day's times unchanged", () => {
     expect(today.responses.filter((r) => !onLastDay(r.createdAt))).toEqual(ds.responses.filter((r) => !onLastDay(r.createdAt)))
     const untimed = (d: DemoDataset) => d.responses.map(({ createdAt: _, ...rest }) => rest)
     expect(untimed(today)).toEqual(untimed(ds))
