@@ -24,6 +24,8 @@ import { registerApiDocs } from './http/api-docs.js'
 import { startScheduler } from './collection/scheduler.js'
 import { startDigestScheduler } from './notifications/digest-scheduler.js'
 import { registerDashboard } from './web/dashboard.js'
+import { registerDemoStatus } from './web/demo-status.js'
+import type { DemoProgress } from './demo/demo-progress.js'
 import { RouteCatalog } from './mcp/route-catalog.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
 import { configureAnalysisMemory, sharedAnalysisPool } from './analysis/analysis-pool.js'
@@ -48,6 +50,8 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>
   /** a job runtime started by the caller (tests with their own handlers); stopped with the app either way */
   jobs?: JobRuntime
+  /** the demo being built after listening (`beacon serve --demo`): served at /demo-status */
+  demo?: DemoProgress
 }
 
 // Errors Node's HTTP parser raises before Fastify sees a request (oversized headers or
@@ -228,6 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes)
+  if (options.demo) registerDemoStatus(app, options.demo)
   dashboardFallback = await registerDashboard(app)
   // Row-level security applies on PostgreSQL: each request runs in a workspace-scoped
   // transaction, as the unprivileged service role when this connection may switch to it.

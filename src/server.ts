@@ -6,20 +6,23 @@ import type { Config } from './config.js'
 import { openDatabase } from './db/database.js'
 import { migrateToLatest } from './db/migrate.js'
 import { refreshPlannerStatistics } from './db/dialect.js'
+import type { DatabaseHandle } from './db/database.js'
+import type { DemoProgress } from './demo/demo-progress.js'
 
 export interface StartedServer {
   url: string
+  /** the open database, for work the caller does after listening (the demo) */
+  database: DatabaseHandle
   close(): Promise<void>
 }
 
-export async function startServer(config: Config, hooks: { beforeListen?: (db: import('./db/database.js').DatabaseHandle) => Promise<void> } = {}): Promise<StartedServer> {
+export async function startServer(config: Config, options: { demo?: DemoProgress } = {}): Promise<StartedServer> {
   const database = await openDatabase(config)
   await migrateToLatest(database.db)
-  if (hooks.beforeListen) await hooks.beforeListen(database)
   await refreshPlannerStatistics(database)
   const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined
   redis?.on('error', () => {})
-  const app = await buildApp({ config, database, redis })
+  const app = await buildApp({ config, database, redis, demo: options.demo })
   const url = await app.listen({ host: config.host, port: config.port })
   let closing: Promise<void> | undefined
   const close = () =>
@@ -28,7 +31,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (db: i
       redis?.disconnect()
       await database.close()
     })())
-  return { url, close }
+  return { url, database, close }
 }
 
 export function closeOnSignals(server: StartedServer, log: (message: string) => void = console.error): void {

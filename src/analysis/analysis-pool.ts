@@ -29,9 +29,12 @@ const INLINE_SLICE = 20
 /** Matchers one thread keeps besides those the cache evicts (matchers compiled outside the cache). */
 const MATCHERS_PER_THREAD = 8
 
-// Workers run the TypeScript sources through tsx, as bin/beacon.js does.
-const workerFile = fileURLToPath(new URL(`./analysis-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url))
-const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL(`file://${workerFile}`).href)}) })`
+// The worker is this module's sibling: compiled JavaScript in the build (dist/), loaded as
+// it is; TypeScript when running from the sources (tests, a checkout without a build), loaded
+// through tsx as bin/beacon.js does.
+const workerExtension = extname(fileURLToPath(import.meta.url))
+const workerUrl = JSON.stringify(new URL(`./analysis-worker${workerExtension}`, import.meta.url).href)
+const bootstrap = workerExtension === '.ts' ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${workerUrl}) })` : `import(${workerUrl})`
 
 /** The batch being analysed when its thread reached its heap limit. */
 export class AnalysisMemoryError extends AppError {

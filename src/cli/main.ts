@@ -1,6 +1,6 @@
 // The `beacon` command. Exit codes: 0 ok, 1 failed while running, 2 bad arguments.
 import { Command } from 'commander'
-import { demoLines, registerDataCommands, runDemoSeed } from './commands/data.js'
+import { registerDataCommands } from './commands/data.js'
 import { registerKeyCommands } from './commands/key.js'
 import { registerCollectCommands } from './commands/collect.js'
 import { registerMcpCommand } from './commands/mcp.js'
@@ -17,12 +17,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   // With --json, argument errors are reported once, as JSON, by runCli. Set before the
   // subcommands are added: they copy it.
   if (options.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined })
-  registerServeCommands(program, {
-    seedDemo: async (database, out) => {
-      const result = await runDemoSeed(database.db, out)
-      return { value: result, lines: (url) => demoLines(result, url) }
-    },
-  })
+  registerServeCommands(program)
   registerWorkspaceCommands(program)
   registerKeyCommands(program)
   registerDataCommands(program)

@@ -1,7 +1,8 @@
 // The only place where PGlite and a PostgreSQL server differ. Everything above this file
 // speaks one PostgreSQL dialect; here we only decide how to connect and make both
 // drivers return the same JavaScript types.
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { setImmediate as nextLoopTurn } from 'node:timers/promises'
 import { lockDataDir } from './data-dir-lock.js'
 import { PGlite } from '@electric-sql/pglite'
@@ -74,13 +75,14 @@ export async function connect(options: {
     [DATE]: keepString,
   }
   if (databaseUrl === 'memory://') {
-    const pglite = await PGlite.create({ parsers })
+    const pglite = await PGlite.create({ parsers, loadDataDir: emptyDatabaseTemplate() })
     return { backend: 'pglite', dialect: new PGliteDialect(yieldingClient(pglite)), pglite, afterDestroy: () => {} }
   }
   mkdirSync(options.dataDir, { recursive: true })
   const release = lockDataDir(options.dataDir)
   try {
-    const pglite = await PGlite.create({ dataDir: options.dataDir, parsers })
+    const fresh = !existsSync(join(options.dataDir, 'PG_VERSION'))
+    const pglite = await PGlite.create({ dataDir: options.dataDir, parsers, loadDataDir: fresh ? emptyDatabaseTemplate() : undefined })
     const dialect = new PGliteDialect(yieldingClient(pglite))
     // The lock goes with close(), or with the process if it never gets there.
     process.once('exit', release)
@@ -151,4 +153,15 @@ export async function refreshPlannerStatistics<DB>(database: { db: Kysely<DB>; b
   // Names come from the catalog, quoted by format('%I').
   if (rows.length) await sql.raw(`analyze ${rows.map((row) => row.name).join(', ')}`).execute(database.db)
   return rows.map((row) => row.name)
+}
+
+/**
+ * The empty, migrated cluster the build writes at install (scripts/build-server.mjs), when
+ * running from the build: a new embedded database loads it instead of running PostgreSQL's
+ * initdb inside PGlite, which costs seconds of CPU on every fresh start (docs/performance.md).
+ * From the sources (tests) there is none, and PGlite creates the cluster itself.
+ */
+function emptyDatabaseTemplate(): Blob | undefined {
+  const template = new URL('../empty-database.tar.gz', import.meta.url)
+  return existsSync(template) ? new Blob([readFileSync(template)]) : undefined
 }

@@ -11,6 +11,10 @@ export const APP_ROLE = 'beacon_app'
 
 /** Grants the service role what it needs on this schema's tables; idempotent, run after migrating. */
 export async function grantAppRole(db: DB): Promise<void> {
+  // Most databases (the embedded one always) have no service role: one plain read settles
+  // that, instead of compiling the PL/pgSQL block below on every start.
+  const { rows } = await sql<{ present: boolean }>`select exists (select 1 from pg_roles where rolname = ${APP_ROLE}) as present`.execute(db)
+  if (!rows[0]?.present) return
   await sql
     .raw(
       `do $$ begin

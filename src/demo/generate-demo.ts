@@ -77,6 +77,12 @@ export interface GenerateDemoOptions {
   days?: number
   /** PRNG seed. Default DEFAULT_DEMO_SEED. */
   seed?: number
+  /**
+   * The present moment, when it falls inside `today`: that day's answers and observations
+   * are spread over the hours already past instead of the whole day, so none is dated in
+   * the future. Earlier days are unaffected. Default: the end of `today`.
+   */
+  now?: Date
 }
 
 export const DEFAULT_DEMO_SEED = 20240601
@@ -294,6 +300,11 @@ export function generateDemoDataset(options: GenerateDemoOptions): DemoDataset {
   }
   const seed = (options.seed ?? DEFAULT_DEMO_SEED) >>> 0
   const startMs = endMs - (days - 1) * DAY_MS
+  // How much of each day has passed: all of it, except on a `today` that is still going on.
+  const nowMs = options.now?.getTime() ?? endMs + DAY_MS
+  const elapsed = (dayMs: number) => Math.min(DAY_MS, Math.max(0, nowMs - dayMs))
+  /** An instant `offsetMs` into a whole day, moved into the part of it that has passed (order kept). */
+  const at = (dayMs: number, offsetMs: number) => new Date(dayMs + Math.floor((offsetMs * elapsed(dayMs)) / DAY_MS)).toISOString()
   const tuning = buildTuning(seed)
 
   const responses: DemoResponse[] = []
@@ -316,7 +327,7 @@ export function generateDemoDataset(options: GenerateDemoOptions): DemoDataset {
 
       models.forEach((model, i) => {
         const rng = Rng.for(seed, `resp|${day}|${prompt.key}|${model.id}`)
-        const createdAt = new Date(dayMs + seconds[i] * 1000 + rng.int(0, 999)).toISOString()
+        const createdAt = at(dayMs, seconds[i] * 1000 + rng.int(0, 999))
         const externalId = `demo-r-${day}-${prompt.key}-${model.id}`
         if (rng.chance(EMPTY_RATE)) {
           responses.push({ externalId, promptKey: prompt.key, provider: model.provider, model: model.id, content: '', createdAt, citations: [] })
@@ -339,7 +350,7 @@ export function generateDemoDataset(options: GenerateDemoOptions): DemoDataset {
 
       const arng = Rng.for(seed, `aio|${day}|${prompt.key}`)
       if (arng.chance(0.04)) continue // not observed that day
-      const observedAt = new Date(dayMs + arng.int(0, 86_399) * 1000).toISOString()
+      const observedAt = at(dayMs, arng.int(0, 86_399) * 1000)
       const hasAio = arng.chance(aioProbability(seed, prompt, t))
       let overviewText: string | null = null
       if (hasAio) {

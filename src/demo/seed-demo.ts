@@ -11,6 +11,7 @@ import { ingestResponses } from '../ingest/ingest-responses.js'
 import { todayUtc } from '../core/date-range.js'
 import { deleteWorkspaceData } from '../rollups/index.js'
 import { inTransaction } from '../db/tenant-scope.js'
+import type { AnalysisPool } from '../analysis/analysis-pool.js'
 import { DEMO_WORKSPACE_NAME, generateDemoDataset, type DemoDataset } from './generate-demo.js'
 
 const NAMESPACE = '5b0c1a52-7d59-4c43-9a8e-2f4f6c1d3e7a'
@@ -52,19 +53,33 @@ export async function seedDemo(
     /** The clock (default: the system's): decides today's date and the revocation time. */
     clock?: () => Date
     onProgress?: (done: number, total: number) => void
+    /** Called with the new key before the data is written, so a dashboard link can be shown while it arrives. */
+    onKey?: (key: string) => void
+    /** Threads for the analysis at ingest (default: analysed on this thread). */
+    pool?: AnalysisPool
   } = {},
 ): Promise<DemoSeedResult> {
   const started = performance.now()
   const clock = options.clock ?? (() => new Date())
   const today = options.today ?? todayUtc(clock())
-  const dataset = generateDemoDataset({ today })
+  const now = clock()
+  // Today's answers end at the present moment: none is dated later than the clock.
+  const dataset = generateDemoDataset({ today, now })
   const workspace = await db.selectFrom('workspace').select('id').where('id', '=', DEMO_WORKSPACE_ID).executeTakeFirst()
-  const refreshed = !workspace || !(await isCurrent(db, dataset))
+  if (!workspace) await db.insertInto('workspace').values({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME, tier: 'premium' }).execute()
 
+  // The key first: `beacon serve --demo` prints the dashboard link while the data is written.
+  // A fresh key each start; earlier demo keys are revoked so they don't pile up.
+  await db.updateTable('api_key').set({ revoked_at: now }).where('workspace_id', '=', DEMO_WORKSPACE_ID).where('name', '=', 'demo').where('revoked_at', 'is', null).execute()
+  const key = await createApiKey(db, { workspaceId: DEMO_WORKSPACE_ID, scopes: [...SCOPES], name: 'demo' })
+  options.onKey?.(key.key)
+
+  // What ingestion may accept: the clock, or the end of a `today` given ahead of it (tests pin dates).
+  const acceptUntil = new Date(Math.max(now.getTime(), Date.parse(`${today}T23:59:59Z`)))
+  const refreshed = !workspace || !(await isCurrent(db, dataset))
   if (refreshed) {
-    // Every tenant table (the catalog's list, rollups included); the keys stay, revoked below.
+    // Every tenant table (the catalog's list, rollups included); the keys stay.
     if (workspace) await inTransaction(db, (trx) => deleteWorkspaceData(trx, DEMO_WORKSPACE_ID, { keep: ['api_key'] }))
-    else await db.insertInto('workspace').values({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME, tier: 'premium' }).execute()
 
     const promptIds = new Map(dataset.prompts.map((p) => [p.key, demoId('prompt', p.key)]))
     await db
@@ -93,7 +108,6 @@ export async function seedDemo(
     const matcher = compileBrandMatcher(dataset.brands.map((b) => ({ id: demoId('brand', b.key), name: b.name, aliases: b.aliases, domain: b.domain })))
     const total = dataset.responses.length + dataset.aio.length
     let done = 0
-    const now = new Date(`${today}T23:59:59Z`)
     for (let i = 0; i < dataset.responses.length; i += 1000) {
       const batch = dataset.responses.slice(i, i + 1000).map((r) => ({
         external_id: r.externalId,
@@ -105,7 +119,7 @@ export async function seedDemo(
         citations: r.citations,
         search_queries: r.searchQueries,
       }))
-      await ingestResponses(db, DEMO_WORKSPACE_ID, batch, { matcher, now })
+      await ingestResponses(db, DEMO_WORKSPACE_ID, batch, { matcher, now: acceptUntil, pool: options.pool })
       done += batch.length
       options.onProgress?.(done, total)
     }
@@ -117,7 +131,7 @@ export async function seedDemo(
         has_aio: o.hasAio,
         overview_text: o.overviewText,
       }))
-      await ingestAio(db, DEMO_WORKSPACE_ID, batch, { matcher, now })
+      await ingestAio(db, DEMO_WORKSPACE_ID, batch, { matcher, now: acceptUntil })
       done += batch.length
       options.onProgress?.(done, total)
     }
@@ -141,9 +155,6 @@ export async function seedDemo(
     .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
     .execute()
 
-  // A fresh key each start; earlier demo keys are revoked so they don't pile up.
-  await db.updateTable('api_key').set({ revoked_at: clock() }).where('workspace_id', '=', DEMO_WORKSPACE_ID).where('name', '=', 'demo').where('revoked_at', 'is', null).execute()
-  const key = await createApiKey(db, { workspaceId: DEMO_WORKSPACE_ID, scopes: [...SCOPES], name: 'demo' })
   return {
     workspaceId: DEMO_WORKSPACE_ID,
     key: key.key,

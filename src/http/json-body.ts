@@ -2,7 +2,7 @@
 // invalid UTF-8 and "\ud800"-style escapes of half a surrogate pair were stored as U+FFFD
 // without a word. Both are refused here with 400 invalid_parameter naming the field.
 import { isUtf8 } from 'node:buffer'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../core/errors.js'
 
 // Stands in for each invalid byte sequence: valid UTF-8 never decodes to a lone surrogate,
@@ -81,11 +81,27 @@ function illFormed(path: string, invalidUtf8: boolean): AppError {
   })
 }
 
+/**
+ * An action route without parameters (`POST /api/v1/brands/discover`) declares a body object
+ * with no properties: for it a missing or empty body means `{}` (docs/api-conventions.md),
+ * as clients send such requests (`curl -X POST`, fetch without a body). Routes with fields
+ * still say what is missing.
+ */
+function takesNoParameters(request: FastifyRequest): boolean {
+  const body = request.routeOptions.schema?.body as { type?: unknown; properties?: Record<string, unknown> } | undefined
+  return body?.type === 'object' && Object.keys(body.properties ?? {}).length === 0
+}
+
 /** Replaces Fastify's application/json parser with the strict one (prototype poisoning still refused). */
 export function registerStrictJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
+  // No Content-Type and no body: nothing was parsed.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && takesNoParameters(request)) request.body = {}
+  })
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0 && takesNoParameters(request)) return done(null, {})
     const { text, invalidUtf8 } = decodeJsonBody(body as Buffer)
     parseJson(request, text, (error, value) => {
       if (error) return done(error, undefined)

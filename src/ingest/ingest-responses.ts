@@ -5,8 +5,7 @@ import type { Insertable } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { newId } from '../db/ids.js'
 import type { BrandMatcher, ResponseAnalysis } from '../analysis/index.js'
-import { sharedAnalysisPool, type AnalysisPool } from '../analysis/analysis-pool.js'
-import { loadConfig } from '../config.js'
+import { AnalysisPool } from '../analysis/analysis-pool.js'
 import { AppError } from '../core/errors.js'
 import { lastBrandMatcher, loadBrandMatcher } from './brand-terms.js'
 import { problemsError, validateResponseItems, type ItemProblem, type ResponseItem } from './validate-items.js'
@@ -47,6 +46,13 @@ async function checkReferences(trx: DB, workspaceId: string, items: ResponseItem
   })
 }
 
+/**
+ * Without a pool from the caller a batch is analysed on this thread: no setting is read from
+ * the environment here. Callers that write big batches pass theirs (the API, `beacon import`,
+ * the demo); collection writes one answer at a time, which never goes to threads anyway.
+ */
+const ON_THIS_THREAD = new AnalysisPool(0)
+
 export async function ingestResponses(
   db: DB,
   workspaceId: string,
@@ -64,7 +70,7 @@ export async function ingestResponses(
   // checks under the analysis-inputs lock that the list is unchanged, and analyses again
   // with the current one otherwise. Items already stored are only known inside; analysing
   // a re-sent batch again costs CPU but stores nothing twice.
-  const pool = options.pool ?? sharedAnalysisPool(loadConfig().analysisThreads)
+  const pool = options.pool ?? ON_THIS_THREAD
   const earlyMatcher = options.matcher ?? lastBrandMatcher(workspaceId) ?? (await loadBrandMatcher(db, workspaceId))
   const early = analyseItems(pool, withoutRepeats(items), earlyMatcher)
   // Awaited in the transaction; a batch refused before that must not leave it unhandled.

@@ -2,7 +2,8 @@
 // (built by `npm run build:web`, at install or on first `beacon serve`); assets are sent
 // pre-compressed (gzip/brotli written at build) and cached for good (their names carry a
 // content hash); index.html is never cached and carries a strict Content-Security-Policy.
-// Any other GET outside the API that asks for HTML gets index.html: the app routes itself.
+// `/` answers the app to any client that does not ask only for JSON; any other GET outside
+// the API that asks for HTML gets index.html: the app routes itself.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
@@ -33,6 +34,15 @@ const NOT_DASHBOARD = /^\/(api|mcp|docs|openapi\.json|healthz|readyz)(\/|$|\?)/
 
 export const dashboardAvailable = (root: string = WEB_DIST): boolean => existsSync(`${root}index.html`)
 
+/** `Accept` names media types and every one of them is JSON (`application/json`, `…+json`). */
+export function asksOnlyForJson(accept: string | undefined): boolean {
+  const types = (accept ?? '')
+    .split(',')
+    .map((part) => part.split(';')[0].trim().toLowerCase())
+    .filter(Boolean)
+  return types.length > 0 && types.every((type) => type === 'application/json' || type.endsWith('+json'))
+}
+
 export function securityHeaders(reply: FastifyReply, html: boolean): void {
   reply.header('X-Content-Type-Options', 'nosniff')
   reply.header('Referrer-Policy', 'no-referrer')
@@ -57,7 +67,8 @@ export async function registerDashboard(app: FastifyInstance, root: string = WEB
     prefix: '/',
     // One route per built file (found at start-up), so nothing else is captured.
     wildcard: false,
-    index: 'index.html',
+    // `/` is the route below, which also answers clients that do not ask for HTML.
+    index: false,
     preCompressed: true,
     cacheControl: false,
     schemaHide: true,
@@ -66,6 +77,13 @@ export async function registerDashboard(app: FastifyInstance, root: string = WEB
       securityHeaders(reply, html)
       if (!html) reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
     },
+  })
+  // `/` answers the app to every client that does not ask only for JSON: curl (`*/*`, with or
+  // without --compressed), health checkers, a browser. A client that wants JSON gets the 404.
+  app.get('/', { schema: { hide: true } }, (request, reply) => {
+    if (asksOnlyForJson(request.headers.accept)) return reply.callNotFound()
+    securityHeaders(reply, true)
+    return reply.type('text/html; charset=utf-8').sendFile('index.html')
   })
   return (request, reply) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || NOT_DASHBOARD.test(request.url)) return false

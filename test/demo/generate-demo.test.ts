@@ -305,3 +305,27 @@ describe('generateDemoDataset', () => {
     })
   })
 })
+
+describe('the demo on a day still going on', () => {
+  // 09:30 on the last day: nothing may be dated after it (the dashboard showed answers from
+  // hours ahead); the days before are exactly what they were.
+  const now = new Date(`${TODAY}T09:30:00Z`)
+  const today = generateDemoDataset({ today: TODAY, now })
+  const onLastDay = (iso: string) => iso.startsWith(TODAY)
+
+  it('dates no answer and no AI overview after now', () => {
+    const latest = [...today.responses.map((r) => r.createdAt), ...today.aio.map((o) => o.observedAt)].sort().at(-1)!
+    expect(latest <= now.toISOString()).toBe(true)
+    // The whole day's answers are still there, spread over the hours already past.
+    expect(today.responses.filter((r) => onLastDay(r.createdAt)).length).toBe(ds.responses.filter((r) => onLastDay(r.createdAt)).length)
+    expect(today.responses.filter((r) => onLastDay(r.createdAt) && r.createdAt > `${TODAY}T08:00:00Z`).length).toBeGreaterThan(0)
+    // Without `now`, the same day runs past 09:30: the case this guards.
+    expect(ds.responses.some((r) => r.createdAt > now.toISOString())).toBe(true)
+  })
+
+  it("leaves the earlier days and everything but the last day's times unchanged", () => {
+    expect(today.responses.filter((r) => !onLastDay(r.createdAt))).toEqual(ds.responses.filter((r) => !onLastDay(r.createdAt)))
+    const untimed = (d: DemoDataset) => d.responses.map(({ createdAt: _, ...rest }) => rest)
+    expect(untimed(today)).toEqual(untimed(ds))
+  })
+})

@@ -64,6 +64,14 @@ describe.each(testBackends)('demo workspace (%s)', (backend) => {
     expect(later.refreshed).toBe(true)
     const range = (await ctx.get('/api/v1/filters', later.key)).json().data.date_range
     expect(range.latest_data).toBe('2026-07-01')
+    // Nothing stored is dated after the clock that built it.
+    const newest = await ctx.database.db
+      .selectFrom('response')
+      .select((eb) => eb.fn.max('created_at').as('at'))
+      .where('workspace_id', '=', DEMO_WORKSPACE_ID)
+      .executeTakeFirstOrThrow()
+    expect(new Date(newest.at as Date | string).getTime()).toBeLessThanOrEqual(Date.parse('2026-07-01T09:30:00Z'))
+    expect(new Date(newest.at as Date | string).getTime()).toBeGreaterThan(Date.parse('2026-07-01T00:00:00Z'))
     const db = ctx.database.db
     const { rows } = await sql<{ facts: number; rolled: number }>`
       select (select sum(occurrences) from mention where workspace_id = ${DEMO_WORKSPACE_ID}) as facts,

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ApiError, apiGet, type FilterValues } from './lib/api'
 import { SessionContext, STORAGE_KEY } from './lib/session'
 import { keyFromHash, matchRoute } from './lib/url-state'
 import { useLocation } from './lib/router'
 import { Link, Loading } from './components/ui'
+import { DemoBanner } from './components/demo-banner'
 
 // The overview is the usual first page: its code (and the chart library) loads while the
 // key is being checked, instead of after.
@@ -46,16 +47,9 @@ function initialKey(): { key: string | null; fromLink: boolean } {
 }
 
 export function App() {
-  // A key revoked or expired while the tab is open: back to sign-in, saying why.
-  const onUnauthorized = useRef<(why: string) => void>(() => {})
   const [client] = useState(
     () =>
       new QueryClient({
-        queryCache: new QueryCache({
-          onError: (error) => {
-            if (error instanceof ApiError && error.status === 401) onUnauthorized.current('Your API key is no longer accepted (revoked or expired). Sign in with a current key.')
-          },
-        }),
         defaultOptions: { queries: { staleTime: 60_000, retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2 } },
       }),
   )
@@ -74,7 +68,16 @@ export function App() {
     },
     [client],
   )
-  onUnauthorized.current = signOut
+  // A key revoked or expired while the tab is open: back to sign-in, saying why. (A
+  // subscription, not a ref the cache reads: refs are not to be written during render.)
+  useEffect(
+    () =>
+      client.getQueryCache().subscribe((event) => {
+        if (event.type === 'updated' && event.action.type === 'error' && event.action.error instanceof ApiError && event.action.error.status === 401)
+          signOut('Your API key is no longer accepted (revoked or expired). Sign in with a current key.')
+      }),
+    [client, signOut],
+  )
   const onValid = useCallback(
     (k: string, filters: FilterValues) => {
       // The check's answer is the app's first query too: no second round trip.
@@ -192,6 +195,7 @@ function Shell() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <DemoBanner />
         <Suspense fallback={<Loading />}>
           <Page page={page} id={route.id} sub={route.sub} />
         </Suspense>

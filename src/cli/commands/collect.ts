@@ -5,17 +5,14 @@
 import type { Command } from 'commander'
 import type { DB } from '../../db/database.js'
 import { AppError } from '../../core/errors.js'
-import { startJobs } from '../../start-jobs.js'
-import { checkStoredSecrets } from '../../security/sealed-secrets.js'
-import { createRun } from '../../collection/runs.js'
-import { createTarget, deleteTarget, targetView, type TargetInput } from '../../collection/targets.js'
+import type { TargetInput } from '../../collection/targets.js'
 import { answersCounted, type RunView } from '../../collection/run-view.js'
-import { getRun } from '../../queries/collection/get-run.js'
-import { listRuns } from '../../queries/collection/list-runs.js'
-import { listTargets } from '../../queries/collection/list-targets.js'
 import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput, table, UsageError, type Output } from '../output.js'
-import { progressBar } from './data.js'
+import { progressBar } from '../progress-bar.js'
+
+// The collection, job and query modules are imported inside the actions, when a command
+// runs, so `beacon --help` does not load them.
 
 const collect = (value: string, previous: string[]) => [...previous, value]
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
@@ -141,6 +138,7 @@ export function registerCollectCommands(program: Command): void {
           credential: options.credential,
           enabled: options.disabled ? false : undefined,
         }
+        const { createTarget } = await import('../../collection/targets.js')
         const created = await withDatabase(async (database) => {
           const workspace = await requireWorkspace(database, options.workspace)
           return createTarget(database.db, workspace.id, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)))
@@ -159,6 +157,7 @@ export function registerCollectCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const [{ listTargets }, { targetView }] = await Promise.all([import('../../queries/collection/list-targets.js'), import('../../collection/targets.js')])
       const targets = await withDatabase(async (database) => {
         const workspace = await requireWorkspace(database, options.workspace)
         return (await listTargets(database.db, workspace.id)).map((row) => targetView(row))
@@ -181,6 +180,7 @@ export function registerCollectCommands(program: Command): void {
     .action(async (id: string, options: { workspace: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
       if (!/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError(`"${id}" is not a target id; see "beacon target list"`)
+      const { deleteTarget } = await import('../../collection/targets.js')
       const removed = await withDatabase(async (database) => {
         const workspace = await requireWorkspace(database, options.workspace)
         return deleteTarget(database.db, workspace.id, id.toLowerCase())
@@ -207,6 +207,11 @@ export function registerCollectCommands(program: Command): void {
         if (!key) throw new UsageError('--server needs --key (or BEACON_API_KEY): an API key with write:data and read:analytics')
         return remoteCollect(server, key, body, out)
       }
+      const [{ checkStoredSecrets }, { startJobs }, { createRun }] = await Promise.all([
+        import('../../security/sealed-secrets.js'),
+        import('../../start-jobs.js'),
+        import('../../collection/runs.js'),
+      ])
       const run = await withDatabase(async (database, config) => {
         const workspace = await requireWorkspace(database, options.workspace)
         await checkStoredSecrets(database, config)
@@ -236,6 +241,7 @@ export function registerCollectCommands(program: Command): void {
     .action(async (options: { workspace: string; limit?: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
       const perPage = integerOption('--limit', options.limit, 1, 100) ?? 20
+      const { listRuns } = await import('../../queries/collection/list-runs.js')
       const { runs } = await withDatabase(async (database) => {
         const workspace = await requireWorkspace(database, options.workspace)
         return listRuns(database.db, workspace.id, { page: 1, perPage })
@@ -256,6 +262,7 @@ export function registerCollectCommands(program: Command): void {
 }
 
 async function readRun(db: DB, workspaceId: string, id: string): Promise<RunView> {
+  const { getRun } = await import('../../queries/collection/get-run.js')
   const run = await getRun(db, workspaceId, id)
   if (!run) throw new Error(`run ${id} disappeared`)
   return run

@@ -3,23 +3,18 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import type { Command } from 'commander'
-import cliProgress from 'cli-progress'
-import { loadBrandMatcher } from '../../ingest/brand-terms.js'
-import { ingestAio } from '../../ingest/ingest-aio.js'
-import { ingestResponses, type IngestResult } from '../../ingest/ingest-responses.js'
-import { countReanalysisWork, reanalyzeWorkspace, type ReanalysisProgress } from '../../ingest/reanalyze.js'
-import { sharedAnalysisPool } from '../../analysis/analysis-pool.js'
+import type { IngestResult } from '../../ingest/ingest-responses.js'
+import type { ReanalysisProgress } from '../../ingest/reanalyze.js'
 import type { DB } from '../../db/database.js'
 import type { JobQueue } from '../../jobs/job-runtime.js'
-import { MAX_BATCH_ITEMS } from '../../ingest/validate-items.js'
+import type { seedDemo } from '../../demo/seed-demo.js'
 import { AppError } from '../../core/errors.js'
-import { createBrand, listBrands } from '../../manage/brands.js'
-import { createPrompt, listPrompts } from '../../manage/prompts.js'
-import { seedDemo } from '../../demo/seed-demo.js'
-import { countSuggestedBrands } from '../../queries/brands/count-suggested-brands.js'
-import { discoverBrands } from '../../discovery/run-discovery.js'
 import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput, table, UsageError, type Output } from '../output.js'
+import { progressBar } from '../progress-bar.js'
+
+// The ingest, analysis and management modules are imported inside the actions, when a
+// command runs: loading them all would cost `beacon --help` most of a second.
 
 const collect = (value: string, previous: string[]) => [...previous, value]
 
@@ -28,43 +23,13 @@ const collect = (value: string, previous: string[]) => [...previous, value]
 const inlineAfterWrite: JobQueue = { enqueue: async () => null }
 
 async function reanalyzeWithProgress(db: DB, workspaceId: string, out: Output, analysisThreads: number): Promise<ReanalysisProgress> {
+  const [{ countReanalysisWork, reanalyzeWorkspace }, { sharedAnalysisPool }] = await Promise.all([import('../../ingest/reanalyze.js'), import('../../analysis/analysis-pool.js')])
   const work = await countReanalysisWork(db, workspaceId)
   const bar = progressBar(out, work.responses + work.observations, 'responses and AI overviews')
   try {
     return await reanalyzeWorkspace(db, workspaceId, { analyser: sharedAnalysisPool(analysisThreads), afterBatch: (p) => bar.update(p.responses + p.observations) })
   } finally {
     bar.stop()
-  }
-}
-
-/** A progress bar on stderr with rows/s and ETA; silent under --json or without a terminal. */
-export function progressBar(out: Output, total: number, unit: string) {
-  if (out.json || !process.stderr.isTTY) {
-    let lastLog = 0
-    return {
-      update(done: number) {
-        if (out.json) return
-        const now = Date.now()
-        if (now - lastLog > 2000 || done === total) {
-          lastLog = now
-          out.info(`${done}/${total} ${unit}`)
-        }
-      },
-      stop() {},
-    }
-  }
-  const started = Date.now()
-  const bar = new cliProgress.SingleBar(
-    { format: `{bar} {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted}`, stream: process.stderr, hideCursor: true },
-    cliProgress.Presets.shades_classic,
-  )
-  bar.start(total, 0, { rate: 0 })
-  return {
-    update(done: number) {
-      const seconds = (Date.now() - started) / 1000
-      bar.update(done, { rate: seconds > 0 ? Math.round(done / seconds) : 0 })
-    },
-    stop: () => bar.stop(),
   }
 }
 
@@ -81,6 +46,7 @@ type Ingest = (items: unknown[]) => Promise<IngestResult>
  * interrupted import keeps whole batches; re-running skips them by external_id.
  */
 async function importJsonLines(path: string, out: Output, ingest: Ingest, unit: string) {
+  const { MAX_BATCH_ITEMS } = await import('../../ingest/validate-items.js')
   try {
     if (!(await stat(path)).isFile()) throw new Error()
   } catch {
@@ -154,6 +120,7 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; name: string; domain?: string; alias: string[]; primary?: boolean; inactive?: boolean; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const { createBrand } = await import('../../manage/brands.js')
       const { brand, reanalysis } = await withDatabase(async (database, config) => {
         const workspace = await requireWorkspace(database, options.workspace)
         const { brand } = await createBrand(
@@ -183,6 +150,7 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const { listBrands } = await import('../../manage/brands.js')
       const brands = await withDatabase(async (database) => listBrands(database.db, (await requireWorkspace(database, options.workspace)).id))
       const rows = brands.map((b) => ({ ...b, aliases: b.aliases.length ? b.aliases : null, primary: b.is_primary ? 'yes' : '', active: b.is_active ? 'yes' : 'no' }))
       out.result(brands, table(rows, ['id', 'name', 'domain', 'aliases', 'primary', 'active']))
@@ -195,6 +163,10 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const [{ discoverBrands }, { countSuggestedBrands }] = await Promise.all([
+        import('../../discovery/run-discovery.js'),
+        import('../../queries/brands/count-suggested-brands.js'),
+      ])
       const result = await withDatabase(async (database) => {
         const workspace = await requireWorkspace(database, options.workspace)
         let bar: ReturnType<typeof progressBar> | undefined
@@ -227,6 +199,7 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; text: string; tag: string[]; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const { createPrompt } = await import('../../manage/prompts.js')
       const prompt = await withDatabase(async (database) =>
         createPrompt(database.db, (await requireWorkspace(database, options.workspace)).id, { text: options.text, tags: options.tag }),
       )
@@ -240,6 +213,7 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const { listPrompts } = await import('../../manage/prompts.js')
       const prompts = await withDatabase(async (database) => listPrompts(database.db, (await requireWorkspace(database, options.workspace)).id))
       const rows = prompts.map((p) => ({ ...p, tags: p.tags.length ? p.tags : null, active: p.is_active ? 'yes' : 'no' }))
       out.result(prompts, table(rows, ['id', 'text', 'tags', 'active']))
@@ -259,11 +233,20 @@ export function registerDataCommands(program: Command): void {
       .option('--json', 'machine-readable output')
       .action(async (file: string, options: { workspace: string; json?: boolean }) => {
         const out = createOutput(Boolean(options.json))
-        const summary = await withDatabase(async (database) => {
+        const [{ loadBrandMatcher }, { ingestResponses }, { ingestAio }, { sharedAnalysisPool }] = await Promise.all([
+          import('../../ingest/brand-terms.js'),
+          import('../../ingest/ingest-responses.js'),
+          import('../../ingest/ingest-aio.js'),
+          import('../../analysis/analysis-pool.js'),
+        ])
+        const summary = await withDatabase(async (database, config) => {
           const workspace = await requireWorkspace(database, options.workspace)
           const matcher = await loadBrandMatcher(database.db, workspace.id)
+          const pool = sharedAnalysisPool(config.analysisThreads)
           const ingest: Ingest =
-            kind === 'responses' ? (items) => ingestResponses(database.db, workspace.id, items, { matcher }) : (items) => ingestAio(database.db, workspace.id, items, { matcher })
+            kind === 'responses'
+              ? (items) => ingestResponses(database.db, workspace.id, items, { matcher, pool })
+              : (items) => ingestAio(database.db, workspace.id, items, { matcher })
           return importJsonLines(file, out, ingest, kind === 'responses' ? 'responses' : 'observations')
         })
         out.result(summary, `Imported ${summary.lines} lines: ${summary.accepted} new, ${summary.duplicates} duplicates skipped, in ${summary.seconds} s (${summary.per_second}/s)`)
@@ -290,14 +273,16 @@ export function registerDataCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
-      const result = await withDatabase((database) => runDemoSeed(database.db, out))
+      const result = await withDatabase((database, config) => runDemoSeed(database.db, out, config.analysisThreads))
       out.result(result, demoLines(result, undefined))
     })
 }
 
-export async function runDemoSeed(db: import('../../db/database.js').DB, out: Output) {
+async function runDemoSeed(db: DB, out: Output, analysisThreads: number) {
+  const [{ seedDemo }, { sharedAnalysisPool }] = await Promise.all([import('../../demo/seed-demo.js'), import('../../analysis/analysis-pool.js')])
   let bar: ReturnType<typeof progressBar> | undefined
   const result = await seedDemo(db, {
+    pool: sharedAnalysisPool(analysisThreads),
     onProgress: (done, total) => {
       bar ??= progressBar(out, total, 'items')
       bar.update(done)

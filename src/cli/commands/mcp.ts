@@ -2,14 +2,10 @@
 // (Claude Desktop and the like). Each JSON-RPC message is handed to the app's own POST /mcp
 // in-process with BEACON_API_KEY, so the key, scopes, tools and errors are exactly those
 // of the HTTP transport. stdout carries only protocol messages; anything else goes to stderr.
+// The app and the MCP SDK load when the command runs, so `beacon --help` stays quick.
 import type { Command } from 'commander'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { buildApp } from '../../app.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { loadConfig } from '../../config.js'
-import { openDatabase } from '../../db/database.js'
-import { migrateToLatest } from '../../db/migrate.js'
-import { MCP_PATH } from '../../mcp/mcp-routes.js'
 import { UsageError } from '../output.js'
 
 /** JSON-RPC error code for a request the API refused before MCP saw it (bad key, scope). */
@@ -34,6 +30,14 @@ export function registerMcpCommand(program: Command): void {
       if (!key) throw new UsageError('BEACON_API_KEY is not set: create a key with "beacon key create --workspace W --scopes read:analytics" and put it in the environment')
       // This process answers one agent: no background worker here (beacon serve runs jobs).
       const config = { ...loadConfig(), jobsWorker: false }
+      const [{ StdioServerTransport }, { isJSONRPCRequest }, { buildApp }, { openDatabase }, { migrateToLatest }, { MCP_PATH }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('@modelcontextprotocol/sdk/types.js'),
+        import('../../app.js'),
+        import('../../db/database.js'),
+        import('../../db/migrate.js'),
+        import('../../mcp/mcp-routes.js'),
+      ])
       const database = await openDatabase(config)
       let closed: Promise<void> | undefined
       const app = await (async () => {

@@ -2,10 +2,9 @@
 // or all. Run it after a release changes a rollup family (migrations never backfill with
 // application code, DESIGN §12) or to repair rollups edited by hand.
 import type { Command } from 'commander'
-import { FAMILIES, familyTables, rebuildRollups } from '../../rollups/index.js'
 import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput } from '../output.js'
-import { progressBar } from './data.js'
+import { progressBar } from '../progress-bar.js'
 
 export function registerRollupCommands(program: Command): void {
   program
@@ -17,6 +16,8 @@ export function registerRollupCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace?: string; json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      // Loaded here, not at start-up, so `beacon --help` stays quick.
+      const { FAMILIES, familyTables, rebuildRollups } = await import('../../rollups/index.js')
       const result = await withDatabase(async (database) => {
         const workspaces =
           options.workspace === undefined

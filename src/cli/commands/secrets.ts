@@ -2,12 +2,11 @@
 // BEACON_SECRET_KEY_PREVIOUS), re-seal every stored secret under the new key, so the old one
 // can be dropped. Safe to re-run and to interrupt (src/security/sealed-secrets.ts).
 import type { Command } from 'commander'
-import { describeUnreadable, rekeyStoredSecrets } from '../../security/sealed-secrets.js'
 import { loadConfig } from '../../config.js'
 import { SecretBox, SecretKeyError } from '../../security/secret-box.js'
 import { withDatabase } from '../context.js'
 import { createOutput, UsageError } from '../output.js'
-import { progressBar } from './data.js'
+import { progressBar } from '../progress-bar.js'
 
 export function registerSecretsCommands(program: Command): void {
   program
@@ -18,6 +17,8 @@ export function registerSecretsCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      // Loaded here, not at start-up, so `beacon --help` stays quick.
+      const { describeUnreadable, rekeyStoredSecrets } = await import('../../security/sealed-secrets.js')
       const started = Date.now()
       // A missing or short key is said before the database is opened.
       try {

@@ -1,11 +1,11 @@
+// The server and the database layer load when a command runs, so `beacon --help` stays quick.
 import type { Command } from 'commander'
 import { loadConfig } from '../../config.js'
-import { closeOnSignals, startServer } from '../../server.js'
 import { withDatabase } from '../context.js'
-import { migrateToLatest } from '../../db/migrate.js'
 import type { DatabaseHandle } from '../../db/database.js'
+import { DemoProgress } from '../../demo/demo-progress.js'
 import { createOutput, UsageError, type Output } from '../output.js'
-import { ensureDashboardBuilt } from '../../web/ensure-built.js'
+import { demoLines } from './data.js'
 
 export interface ServeOptions {
   port?: string
@@ -14,19 +14,14 @@ export interface ServeOptions {
   json?: boolean
 }
 
-export interface DemoAnnouncement {
-  value: unknown
-  lines(url: string): string[]
-}
-
-export function registerServeCommands(program: Command, hooks: { seedDemo?: (database: DatabaseHandle, out: Output) => Promise<DemoAnnouncement> } = {}): void {
+export function registerServeCommands(program: Command): void {
   program
     .command('serve')
     .description('run the HTTP service (migrates the database first)')
     .option('--port <port>', 'port to listen on (default: PORT or 3000)')
     .option('--host <host>', 'interface to bind (default: HOST or 127.0.0.1)')
-    .option('--demo', 'create or refresh the demo workspace and print a key to try')
-    .option('--json', 'machine-readable start-up line')
+    .option('--demo', 'create or refresh the demo workspace (after listening) and print a key to try')
+    .option('--json', 'machine-readable start-up line (with --demo: printed once the demo is complete)')
     .action(async (options: ServeOptions) => {
       const out = createOutput(Boolean(options.json))
       const config = loadConfig()
@@ -35,18 +30,30 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
         config.port = Number(options.port)
       }
       if (options.host !== undefined) config.host = options.host
+      const [{ closeOnSignals, startServer }, { ensureDashboardBuilt }] = await Promise.all([import('../../server.js'), import('../../web/ensure-built.js')])
       ensureDashboardBuilt(out.info)
-      let demo: DemoAnnouncement | undefined
-      const server = await startServer(config, {
-        beforeListen: async (database) => {
-          if (options.demo && hooks.seedDemo) demo = await hooks.seedDemo(database, out)
-        },
-      })
+      // The demo is built after the server listens (docs/dashboard.md): the dashboard opens
+      // at once and fills in as the answers are stored, with a banner saying how far it is.
+      const demo = options.demo ? new DemoProgress() : undefined
+      const server = await startServer(config, { demo })
       closeOnSignals(server, out.info)
-      out.result({ url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite', ...(demo ? { demo: demo.value } : {}) }, [
-        `Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`,
-        ...(demo ? demo.lines(server.url) : []),
-      ])
+      const started = { url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite' }
+      const listening = `Beacon listening on ${server.url}  (API docs: ${server.url}/docs)`
+      if (!demo) return out.result(started, listening)
+      if (!out.json) out.result(started, [listening, 'Building the demo workspace; the dashboard shows it as it arrives…'])
+      try {
+        const result = await buildDemo(server.database, demo, out, config.analysisThreads, (key) => {
+          if (!out.json) out.result(null, [`Demo API key (all scopes, premium): ${key}`, `Dashboard: ${server.url}/#key=${key}`])
+        })
+        demo.ready()
+        // One JSON document, once the demo is complete: scripts and tests read the key and counts from it.
+        out.result({ ...started, demo: result }, demoLines(result, server.url).slice(0, 1))
+      } catch (error) {
+        demo.failed()
+        const message = error instanceof Error ? error.message : String(error)
+        out.info(`building the demo failed (the server keeps running): ${message}`)
+        if (out.json) out.result({ ...started, demo: { error: message } }, [])
+      }
     })
 
   program
@@ -55,7 +62,25 @@ export function registerServeCommands(program: Command, hooks: { seedDemo?: (dat
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
       const out = createOutput(Boolean(options.json))
+      const { migrateToLatest } = await import('../../db/migrate.js')
       const report = await withDatabase(async (database) => migrateToLatest(database.db), { migrate: false })
       out.result(report, report.applied.length ? [`Applied ${report.applied.length} migration(s):`, ...report.applied.map((m) => `  ${m}`)] : 'Database is up to date')
     })
+}
+
+/** Seeds the demo through the real ingest path, reporting progress to the banner and, every few seconds, the terminal. */
+async function buildDemo(database: DatabaseHandle, progress: DemoProgress, out: Output, analysisThreads: number, onKey: (key: string) => void) {
+  const [{ seedDemo }, { sharedAnalysisPool }] = await Promise.all([import('../../demo/seed-demo.js'), import('../../analysis/analysis-pool.js')])
+  let lastLine = 0
+  return seedDemo(database.db, {
+    pool: sharedAnalysisPool(analysisThreads),
+    onKey,
+    onProgress: (done, total) => {
+      progress.update(done, total)
+      if (Date.now() - lastLine > 2_000 || done === total) {
+        lastLine = Date.now()
+        out.info(`demo: ${done}/${total} answers and AI overviews stored`)
+      }
+    },
+  })
 }

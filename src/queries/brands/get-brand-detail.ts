@@ -15,6 +15,7 @@ import { rollupServes } from '../../rollups/index.js'
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { visibilityCi, type RateInterval } from '../uncertainty.js'
 import { visibilityChange, type PeriodChange } from '../../analysis/statistics.js'
+import { comparePeriods, exact } from '../period-comparison.js'
 import { brandRecordColumns, toBrandRecord, type BrandRecord } from './brand-record.js'
 import { selectTogether } from '../select-together.js'
 import { brandDiscoverySelect, toBrandDiscovery, type BrandDiscoveryEvidence } from './get-brand-discovery.js'
@@ -258,15 +259,13 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
   for (const row of voiceRows) add(row.current ? current : before, { allOccurrences: Number(row.occurrences) })
 
   const metrics = periodMetrics(current)
-  const previousMetrics = periodMetrics(before)
-  // The change is between the numbers shown, so a reader can check it by subtraction.
-  const change = {
-    visibility_score: roundScore(metrics.visibility_score - previousMetrics.visibility_score),
-    mention_count: metrics.mention_count - previousMetrics.mention_count,
-    sentiment_avg: roundSentiment(metrics.sentiment_avg - previousMetrics.sentiment_avg),
-    position_avg: roundPosition(metrics.position_avg - previousMetrics.position_avg),
-    share_of_voice: roundScore(metrics.share_of_voice - previousMetrics.share_of_voice),
-  }
+  const { previous_period, change } = comparePeriods(previous, metrics, periodMetrics(before), {
+    visibility_score: roundScore,
+    mention_count: exact,
+    sentiment_avg: roundSentiment,
+    position_avg: roundPosition,
+    share_of_voice: roundScore,
+  })
   const visibilityTest = visibilityChange(current, before, change.visibility_score)
 
   return {
@@ -274,7 +273,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
     aliases: brand.aliases,
     period: filters.range,
     metrics,
-    previous_period: { ...previous, metrics: previousMetrics },
+    previous_period,
     change: { ...change, visibility_test: visibilityTest },
     by_provider: [...byProvider.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -12,6 +12,7 @@ import { responseFilterConditions, type AnalyticsFilters } from '../analytics-fi
 import { percentage, roundPosition, roundScore, roundSentiment } from '../rounding.js'
 import { visibilityCi, type RateInterval } from '../uncertainty.js'
 import { visibilityChange, type PeriodChange } from '../../analysis/statistics.js'
+import { comparePeriods, exact } from '../period-comparison.js'
 import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
 
 export interface PeriodMetrics {
@@ -207,13 +208,7 @@ export async function getPromptDetail(db: DB, workspaceId: string, promptId: str
     prompt,
     period: filters.range,
     metrics: now,
-    previous_period: { ...prevRange, metrics: then },
-    change: {
-      response_count: now.response_count - then.response_count,
-      responses_with_mentions: now.responses_with_mentions - then.responses_with_mentions,
-      // From the rounded values, so the change matches what the two periods show.
-      avg_sentiment: roundSentiment(now.avg_sentiment - then.avg_sentiment),
-    },
+    ...comparePeriods(prevRange, now, then, { response_count: exact, responses_with_mentions: exact, avg_sentiment: roundSentiment }),
     brands: brandRows,
     by_provider: providers.map((provider) => {
       const total = providerResponses.get(provider) ?? 0
