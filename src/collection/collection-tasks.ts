@@ -61,6 +61,10 @@ export type CollectionSettings = Pick<
   | 'secretKey'
   | 'secretKeyPrevious'
   | 'jobsWorker'
+  // adapters (adapter-resolver.ts) and keys (credentials.ts) read these explicitly
+  | 'collectionAllowPrivate'
+  | 'demoLatencyMs'
+  | 'openaiCompatibleAllowedHosts'
 >
 
 const BACKOFF_BASE_MS = 2_000
@@ -327,8 +331,14 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
         flagOnRefusal(db, workspaceId, target.id, () =>
           withTimeout<ProviderAnswer | AioAnswer>(settings.collectionTimeoutMs, (signal) =>
             answerTarget
-              ? resolveAnswerAdapter(answerTarget).ask({ target: toAnswerTarget(answerTarget), prompt: promptText, apiKey, timeoutMs: settings.collectionTimeoutMs, signal })
-              : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }).observe({
+              ? resolveAnswerAdapter(answerTarget, settings).ask({
+                  target: toAnswerTarget(answerTarget),
+                  prompt: promptText,
+                  apiKey,
+                  timeoutMs: settings.collectionTimeoutMs,
+                  signal,
+                })
+              : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }, settings).observe({
                   query: promptText,
                   locale: target.locale ?? 'en-US',
                   apiKey,
