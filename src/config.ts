@@ -239,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionAllowPrivate: boolean(env, 'COLLECTION_ALLOW_PRIVATE', false),
     collectionSchedulerMs: integer(env, 'COLLECTION_SCHEDULER_SECONDS', 30, 1, 3600) * 1000,
     openaiCompatibleAllowedHosts: hostNames(env, 'OPENAI_COMPATIBLE_ALLOWED_HOSTS', { any: false }) ?? [],
-    collectionMinIntervalMinutes: integer(env, 'COLLECTION_MIN_INTERVAL_MINUTES', 60, 1, 10_080),
+    collectionMinIntervalMinutes: integer(env, 'COLLECTION_MIN_INTERVAL_MINUTES', 60, 1, 1440),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
   }

@@ -308,7 +308,8 @@ async function answer(task: TaskContext<AnswerData>, settings: CollectionSetting
 
   let asked: { answered: ProviderAnswer | AioAnswer } | { stopped: Outcome }
   try {
-    const apiKey = await inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings))
+    // A credential of another provider is refused here and flags the target, like a refused key.
+    const apiKey = await flagOnRefusal(db, workspaceId, target.id, () => inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings)))
     const providerKey = free ? 'demo' : target.api === 'openai_compatible' ? `openai_compatible:${target.base_url}` : (target.provider ?? target.serp ?? 'unknown')
     asked = await limits.run(
       providerKey,
