@@ -1,4 +1,4 @@
-// Provider API keys stored per workspace (DESIGN §14): sealed with AES-256-GCM under
+// Provider API keys stored per workspace (docs/collection.md): sealed with AES-256-GCM under
 // BEACON_SECRET_KEY, the context binding each one to its workspace and name (a sealed value
 // copied to another row does not open). Never returned: lists show the name and last 4.
 import type { DB } from '../db/database.js'

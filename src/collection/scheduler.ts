@@ -1,4 +1,4 @@
-// Schedules of collection targets (DESIGN §14): every 30 s, where jobs run, each enabled
+// Schedules of collection targets (docs/collection.md): every 30 s, where jobs run, each enabled
 // target whose latest cron slot is newer than its last_scheduled_at gets a run. The slot is
 // claimed by a conditional update of last_scheduled_at in the transaction that creates the
 // run, so with several instances exactly one wins it, and a crash loses neither the slot

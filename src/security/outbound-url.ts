@@ -1,4 +1,5 @@
-// Guard for URLs Beacon itself connects to on a user's behalf (webhooks, DESIGN §16): a key
+// Guard for URLs Beacon itself connects to on a user's behalf (webhooks, notification channels,
+// openai_compatible base URLs; docs/security.md, docs/collection.md "Outbound requests"): a key
 // holder must not be able to make the server reach its own network (SSRF). Private,
 // loopback, unique-local, CGNAT and similar addresses are refused unless the operator
 // allows them (WEBHOOK_ALLOW_PRIVATE=true, e.g. a receiver on the same host); link-local
