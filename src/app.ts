@@ -166,7 +166,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const jobs = options.jobs ?? (await startJobs(config, database, { log: app.log }))
   app.decorate('jobs', jobs)
   // Collection schedules fire where jobs run.
-  const scheduler = config.jobsWorker ? startScheduler(database.db, jobs.tasks, { log: app.log, intervalMs: config.collectionSchedulerMs }) : undefined
+  const scheduler = config.jobsWorker
+    ? startScheduler(database.db, jobs.tasks, { log: app.log, intervalMs: config.collectionSchedulerMs, minIntervalMinutes: config.collectionMinIntervalMinutes })
+    : undefined
   // Closing the app lets a running job finish its batch and stops the worker, before the
   // caller closes the database.
   // Weekly digests of notification channels fire where jobs run too.

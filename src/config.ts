@@ -77,6 +77,10 @@ export interface Config {
   collectionSchedulerMs: number
   /** collection: openai_compatible base_url may be a private or loopback address (a local model server); link-local never */
   collectionAllowPrivate: boolean
+  /** OPENAI_COMPATIBLE_ALLOWED_HOSTS: hosts an openai_compatible target without a stored credential may be sent OPENAI_COMPATIBLE_API_KEY */
+  openaiCompatibleAllowedHosts: string[]
+  /** COLLECTION_MIN_INTERVAL_MINUTES: a target's schedule may fire at most this often */
+  collectionMinIntervalMinutes: number
   /** the demo provider's simulated latency, ms */
   demoLatencyMs: number
   /** WEBHOOK_ALLOW_PRIVATE: webhooks may target private, loopback and unique-local addresses (never link-local or cloud metadata) */
@@ -142,17 +146,19 @@ function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): 
 }
 
 /** `host`, `host:port` or `[v6]` → the lower-case host name a URL would give (ports never matter here). */
-function hostNames(env: NodeJS.ProcessEnv, name: string): string[] | null | undefined {
+function hostNames(env: NodeJS.ProcessEnv, name: string, options: { any: boolean } = { any: true }): string[] | null | undefined {
   const raw = env[name]?.trim()
   if (raw === undefined || raw === '') return undefined
-  if (raw === '*') return null
+  if (raw === '*' && options.any) return null
   return raw.split(',').map((entry) => {
     try {
       const url = new URL(`http://${entry.trim()}`)
       if (url.pathname !== '/' || url.username || !url.hostname) throw new Error('not a host')
       return url.hostname
     } catch {
-      throw new ConfigError(`${name} must be a comma-separated list of host names (e.g. "beacon.example.com,10.0.0.5"), or * for any; "${entry.trim()}" is not a host name`)
+      throw new ConfigError(
+        `${name} must be a comma-separated list of host names (e.g. "beacon.example.com,10.0.0.5")${options.any ? ', or * for any' : ''}; "${entry.trim()}" is not a host name`,
+      )
     }
   })
 }
@@ -241,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     collectionAllowPrivate: boolean(env, 'COLLECTION_ALLOW_PRIVATE', false),
     collectionSchedulerMs: integer(env, 'COLLECTION_SCHEDULER_SECONDS', 30, 1, 3600) * 1000,
+    openaiCompatibleAllowedHosts: hostNames(env, 'OPENAI_COMPATIBLE_ALLOWED_HOSTS', { any: false }) ?? [],
+    collectionMinIntervalMinutes: integer(env, 'COLLECTION_MIN_INTERVAL_MINUTES', 60, 1, 1440),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300) * 1000,
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     smtpUrl: optionalUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),

@@ -7,7 +7,6 @@ import { JobRuntime, type JobRuntimeOptions } from './jobs/job-runtime.js'
 import { reanalysisJob } from './jobs/reanalysis-job.js'
 import { DISCOVERY, REANALYSIS } from './jobs/job-names.js'
 import { collectionTasks, type CollectionSettings } from './collection/collection-tasks.js'
-import { setCollectionOutboundPolicy, setDemoLatency } from './collection/adapter-resolver.js'
 import { WEBHOOK_DELIVERY } from './webhooks/events.js'
 import { webhookDeliveryTask } from './webhooks/delivery-task.js'
 import { discoveryJob } from './jobs/discovery-job.js'
@@ -32,7 +31,6 @@ export async function startJobs(
         | 'analysisThreadHeapMb'
         | 'secretKey'
         | 'jobsMaintenanceSeconds'
-        | 'collectionAllowPrivate'
         | 'webhookAllowPrivate'
         | 'webhookTimeoutMs'
         | 'webhookRetrySchedule'
@@ -45,8 +43,6 @@ export async function startJobs(
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
   const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads), config.analysisThreadHeapMb) : undefined
-  setDemoLatency(config.demoLatencyMs)
-  setCollectionOutboundPolicy({ allowPrivate: config.collectionAllowPrivate ?? false })
   const runtime = await JobRuntime.start({
     database,
     schema: config.jobsSchema,

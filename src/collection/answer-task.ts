@@ -37,6 +37,10 @@ export type CollectionSettings = Pick<
   | 'secretKey'
   | 'secretKeyPrevious'
   | 'jobsWorker'
+  // adapters (adapter-resolver.ts) and keys (credentials.ts) read these explicitly
+  | 'collectionAllowPrivate'
+  | 'demoLatencyMs'
+  | 'openaiCompatibleAllowedHosts'
 >
 
 const BACKOFF_BASE_MS = 2_000
@@ -152,7 +156,8 @@ async function askProvider(
 ): Promise<{ answered: ProviderAnswer | AioAnswer } | { stopped: Outcome }> {
   const { data, db } = task
   const { workspaceId } = data
-  const apiKey = await inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings))
+  // A credential of another provider is refused here and flags the target, like a refused key.
+  const apiKey = await flagOnRefusal(db, workspaceId, target.id, () => inWorkspace(db, workspaceId, (trx) => resolveApiKey(trx, workspaceId, target, settings)))
   const providerKey = free ? 'demo' : target.api === 'openai_compatible' ? `openai_compatible:${target.base_url}` : (target.provider ?? target.serp ?? 'unknown')
   return limits.run(
     providerKey,
@@ -175,7 +180,7 @@ async function askProvider(
       flagOnRefusal(db, workspaceId, target.id, () =>
         withTimeout<ProviderAnswer | AioAnswer>(settings.collectionTimeoutMs, (signal) =>
           answerTarget
-            ? resolveAnswerAdapter(answerTarget).ask({
+            ? resolveAnswerAdapter(answerTarget, settings).ask({
                 target: toAnswerTarget(answerTarget),
                 prompt: promptText,
                 apiKey,
@@ -183,7 +188,7 @@ async function askProvider(
                 signal,
                 maxOutputTokens: data.maxOutputTokens,
               })
-            : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }).observe({
+            : resolveAioAdapter({ serp: target.serp ?? 'serpapi', api: target.api }, settings).observe({
                 query: promptText,
                 locale: target.locale ?? 'en-US',
                 apiKey,

@@ -13,8 +13,27 @@ export function checkTimezone(timezone: string): string {
   }
 }
 
-/** Throws a 400 naming `schedule` unless it is a valid 5-field cron expression (minute hour day month weekday). */
-export function checkSchedule(schedule: string, timezone: string): string {
+/** The default COLLECTION_MIN_INTERVAL_MINUTES: a schedule fires at most hourly (docs/collection.md). */
+export const DEFAULT_MIN_INTERVAL_MINUTES = 60
+
+/**
+ * The shortest wall-clock time between two firings of a valid 5-field expression, in minutes:
+ * the gaps between the day's firing times (minute × hour fields) and the gap across midnight,
+ * counted as if the next day fires too (the day fields can only lengthen gaps). Exact up to one
+ * day, which is why COLLECTION_MIN_INTERVAL_MINUTES is at most 1440. Walking the firings
+ * instead would be exact across daylight-saving changes too, but cron-parser's time-zone
+ * arithmetic costs milliseconds per firing; the scheduler enforces the interval in real time.
+ */
+export function shortestGapMinutes(schedule: string): number {
+  const { minute, hour } = cronParser.parseExpression(schedule).fields
+  const times = hour.flatMap((h) => minute.map((m) => h * 60 + m)).sort((a, b) => a - b)
+  let shortest = times[0] + 1440 - times[times.length - 1]
+  for (let i = 1; i < times.length; i++) shortest = Math.min(shortest, times[i] - times[i - 1])
+  return shortest
+}
+
+/** Throws a 400 naming `schedule` unless it is a valid 5-field cron expression (minute hour day month weekday) firing at most every `minIntervalMinutes`. */
+export function checkSchedule(schedule: string, timezone: string, minIntervalMinutes = DEFAULT_MIN_INTERVAL_MINUTES): string {
   const fields = schedule.trim().split(/\s+/)
   if (fields.length !== 5)
     throw invalidParameter(
@@ -26,6 +45,13 @@ export function checkSchedule(schedule: string, timezone: string): string {
   } catch (error) {
     throw invalidParameter('schedule', `schedule "${schedule.slice(0, 60)}" is not a valid cron expression: ${error instanceof Error ? error.message : String(error)}`)
   }
+  const gap = shortestGapMinutes(fields.join(' '))
+  if (gap < minIntervalMinutes)
+    throw invalidParameter(
+      'schedule',
+      `schedule "${fields.join(' ')}" fires ${Math.round(gap)} minute${Math.round(gap) === 1 ? '' : 's'} apart; a target may run at most every ${minIntervalMinutes} minutes ` +
+        `(COLLECTION_MIN_INTERVAL_MINUTES). Use e.g. ${minIntervalMinutes <= 60 ? '"0 * * * *" for hourly or ' : ''}"0 6 * * *" for 06:00 daily`,
+    )
   return fields.join(' ')
 }
 

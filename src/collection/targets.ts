@@ -4,6 +4,7 @@ import type { DB } from '../db/database.js'
 import type { CollectionTargetTable, TargetApi } from '../db/schema.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../core/errors.js'
+import { credentialMismatchMessage, credentialProviderFor } from './credentials.js'
 import { checkSchedule, checkTimezone, DEFAULT_SCHEDULE, DEFAULT_TIMEZONE, nextSlot } from './schedule.js'
 
 export const MAX_TARGETS_PER_WORKSPACE = 200
@@ -83,21 +84,41 @@ function checkBaseUrl(raw: string): string {
 }
 
 /** The whole target after applying `input` to `current` (or to the defaults), checked field by field and as a whole. */
-async function resolve(db: DB, workspaceId: string, current: TargetRow | undefined, input: TargetInput) {
+async function resolve(db: DB, workspaceId: string, current: TargetRow | undefined, input: TargetInput, options: TargetWriteOptions) {
   const kind = input.kind ?? current?.kind ?? 'answer'
   if (current && input.kind !== undefined && input.kind !== current.kind) throw invalidParameter('kind', 'kind cannot change; create a new target instead')
   const timezone = input.timezone !== undefined ? checkTimezone(input.timezone.trim()) : (current?.timezone ?? DEFAULT_TIMEZONE)
-  const schedule = checkSchedule(input.schedule ?? current?.schedule ?? DEFAULT_SCHEDULE, timezone)
+  // A stored schedule is checked again only when schedule or timezone is sent: an older target
+  // keeps working, and the scheduler holds it to the minimum interval anyway.
+  const schedule =
+    input.schedule !== undefined || input.timezone !== undefined || !current
+      ? checkSchedule(input.schedule ?? current?.schedule ?? DEFAULT_SCHEDULE, timezone, options.minIntervalMinutes)
+      : current.schedule
   const credential = input.credential === undefined ? (current?.credential ?? null) : input.credential === null || input.credential.trim() === '' ? null : input.credential.trim()
-  if (credential && input.credential !== undefined) {
-    const stored = await db.selectFrom('collection_credential').select('name').where('workspace_id', '=', workspaceId).where('name', '=', credential).executeTakeFirst()
-    if (!stored)
-      throw invalidParameter(
-        'credential',
-        `no credential "${credential}" in this workspace; store it first with PUT /api/v1/collection/credentials/${encodeURIComponent(credential)}`,
-      )
-  }
+  const storedFor = credential ? await credentialProvider(db, workspaceId, credential) : undefined
+  if (credential && input.credential !== undefined && storedFor === undefined)
+    throw invalidParameter(
+      'credential',
+      `no credential "${credential}" in this workspace; store it first with PUT /api/v1/collection/credentials/${encodeURIComponent(credential)}`,
+    )
   const common = { samples: input.samples ?? current?.samples ?? 1, schedule, timezone, enabled: input.enabled ?? current?.enabled ?? true, credential }
+  const target = await resolveKind(kind, current, input, common)
+  // A key only goes to its own provider (docs/collection.md, "Outbound requests"): checked on
+  // every write, since changing api or provider changes where the credential would be sent.
+  const expected = credentialProviderFor(target)
+  if (credential && storedFor !== undefined && expected !== undefined && storedFor !== expected)
+    throw invalidParameter('credential', credentialMismatchMessage(credential, storedFor, expected))
+  return target
+}
+
+async function credentialProvider(db: DB, workspaceId: string, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('collection_credential').select('provider').where('workspace_id', '=', workspaceId).where('name', '=', name).executeTakeFirst()
+  return row?.provider
+}
+
+type CommonFields = { samples: number; schedule: string; timezone: string; enabled: boolean; credential: string | null }
+
+function resolveKind(kind: 'answer' | 'aio', current: TargetRow | undefined, input: TargetInput, common: CommonFields) {
   if (kind === 'aio') {
     for (const field of ['provider', 'model', 'base_url', 'web_search'] as const)
       if (input[field] !== undefined) throw invalidParameter(field, `${field} applies to answer targets; an AI-overview target (kind "aio") takes serp and locale`)
@@ -121,8 +142,13 @@ async function resolve(db: DB, workspaceId: string, current: TargetRow | undefin
   return { kind, provider, model, api, base_url, web_search: input.web_search ?? current?.web_search ?? false, serp: null, locale: null, ...common }
 }
 
-export async function createTarget(db: DB, workspaceId: string, input: TargetInput, now = new Date()): Promise<TargetView> {
-  const values = await resolve(db, workspaceId, undefined, input)
+export interface TargetWriteOptions {
+  /** COLLECTION_MIN_INTERVAL_MINUTES: schedules firing more often are refused (default 60) */
+  minIntervalMinutes?: number
+}
+
+export async function createTarget(db: DB, workspaceId: string, input: TargetInput, now = new Date(), options: TargetWriteOptions = {}): Promise<TargetView> {
+  const values = await resolve(db, workspaceId, undefined, input, options)
   const count = await db
     .selectFrom('collection_target')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -138,10 +164,10 @@ export async function createTarget(db: DB, workspaceId: string, input: TargetInp
   return targetView(row, now)
 }
 
-export async function updateTarget(db: DB, workspaceId: string, id: string, input: TargetInput, now = new Date()): Promise<TargetView> {
+export async function updateTarget(db: DB, workspaceId: string, id: string, input: TargetInput, now = new Date(), options: TargetWriteOptions = {}): Promise<TargetView> {
   const current = await db.selectFrom('collection_target').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).forUpdate().executeTakeFirst()
   if (!current) throw notFound('Collection target')
-  const values = await resolve(db, workspaceId, current, input)
+  const values = await resolve(db, workspaceId, current, input, options)
   const rescheduled = values.schedule !== current.schedule || values.timezone !== current.timezone || (values.enabled && !current.enabled)
   // Any edit clears a flag: the user has looked at the target (a new credential, a fixed model).
   const row = await db

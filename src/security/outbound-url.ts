@@ -1,4 +1,5 @@
-// Guard for URLs Beacon itself connects to on a user's behalf (webhooks, DESIGN §16): a key
+// Guard for URLs Beacon itself connects to on a user's behalf (webhooks, notification channels,
+// openai_compatible base URLs; docs/security.md, docs/collection.md "Outbound requests"): a key
 // holder must not be able to make the server reach its own network (SSRF). Private,
 // loopback, unique-local, CGNAT and similar addresses are refused unless the operator
 // allows them (WEBHOOK_ALLOW_PRIVATE=true, e.g. a receiver on the same host); link-local
@@ -112,15 +113,35 @@ function v4FromBits(bits: bigint): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.')
 }
 
+const SEVERITY: Record<AddressClass, number> = { public: 0, private: 1, forbidden: 2 }
+
+function stricter(a: AddressVerdict, b: AddressVerdict): AddressVerdict {
+  return SEVERITY[b.class] > SEVERITY[a.class] ? b : a
+}
+
 function classifyV6(text: string): AddressVerdict {
   const value = ip6(text)
   if (METADATA_V6.includes(value)) return { class: 'forbidden', kind: 'a cloud metadata endpoint' }
   if (value === 0n) return { class: 'forbidden', kind: 'unspecified (::)' }
   if (value === 1n) return { class: 'private', kind: 'loopback (::1)' }
-  // Addresses that carry an IPv4 address are judged by it: IPv4-mapped (::ffff:a.b.c.d),
-  // IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16).
+  // Addresses that carry an IPv4 address are judged by it, since a translator or tunnel on
+  // the way may deliver them to that IPv4 address: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
+  // (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d, RFC 7915), NAT64 (64:ff9b::/96, RFC 6052),
+  // local-use NAT64 (64:ff9b:1::/48, RFC 8215), Teredo (2001::/32, RFC 4380) and 6to4
+  // (2002::/16, RFC 3056).
   if (inV6(value, 0xffffn << 32n, 96) || value >> 32n === 0n) return classifyV4(v4FromBits(value))
+  if (inV6(value, 0xffff_0000n << 32n, 96)) return classifyV4(v4FromBits(value))
   if (inV6(value, 0x0064_ff9bn << 96n, 96)) return classifyV4(v4FromBits(value))
+  if (inV6(value, 0x0064_ff9b_0001n << 80n, 48)) {
+    // A /96 inside it keeps the IPv4 address in the last 32 bits. Other prefix lengths place it
+    // elsewhere (RFC 6052 §2.2; a /48 puts it in bits 48–63 and 72–87): judged by the /48
+    // layout, and never better than private (the translator is the operator's own).
+    if (((value >> 32n) & 0xffff_ffff_ffffn) === 0n) return classifyV4(v4FromBits(value))
+    const split = (((value >> 64n) & 0xffffn) << 16n) | ((value >> 40n) & 0xffffn)
+    return stricter(classifyV4(v4FromBits(split)), { class: 'private', kind: 'local-use NAT64 (64:ff9b:1::/48)' })
+  }
+  // Teredo: the client's IPv4 address is the last 32 bits, each inverted.
+  if (inV6(value, 0x2001_0000n << 96n, 32)) return classifyV4(v4FromBits(value ^ 0xffff_ffffn))
   if (inV6(value, 0x2002n << 112n, 16)) return classifyV4(v4FromBits(value >> 80n))
   if (inV6(value, 0xfe80n << 112n, 10)) return { class: 'forbidden', kind: 'link-local (fe80::/10)' }
   if (inV6(value, 0xff00n << 112n, 8)) return { class: 'forbidden', kind: 'multicast' }
@@ -140,13 +161,23 @@ export function classifyAddress(address: string): AddressVerdict {
   throw new OutboundUrlError(`"${address}" is not an IP address`)
 }
 
-/** Throws OutboundUrlError when the policy refuses connecting to this address. */
+/**
+ * Throws OutboundUrlError when the policy refuses connecting to this address. For a literal
+ * address (the user wrote it) the message says what kind it is; for a name it does not say
+ * what the name resolved to, so refusals cannot be used to map the internal network's DNS.
+ */
 export function assertAddressAllowed(address: string, policy: Pick<OutboundPolicy, 'allowPrivate' | 'caller'>, host = address): void {
   const verdict = classifyAddress(address)
+  if (verdict.class === 'public' || (verdict.class === 'private' && policy.allowPrivate)) return
   const caller = policy.caller ?? WEBHOOKS
+  if (host !== address) {
+    const allowed = policy.allowPrivate
+      ? 'public and private addresses are allowed, link-local and cloud metadata addresses never'
+      : `only public addresses are allowed (private ones with ${caller.setting}=true; link-local and cloud metadata addresses never)`
+    throw new OutboundUrlError(`${host} is refused: it resolves to an address ${caller.what} may not reach; ${allowed}`)
+  }
   if (verdict.class === 'forbidden') throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}, which ${caller.what} may never reach`)
-  if (verdict.class === 'private' && !policy.allowPrivate)
-    throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}; set ${caller.setting}=true to allow private addresses`)
+  throw new OutboundUrlError(`${host} is refused: ${address} is ${verdict.kind}; set ${caller.setting}=true to allow private addresses`)
 }
 
 /** The URL's host as http.request sees it: brackets off IPv6 literals, lower case, no trailing dot. */
@@ -155,7 +186,7 @@ export function urlHost(url: URL): string {
   return host.toLowerCase().replace(/\.$/, '')
 }
 
-function assertHostName(host: string, caller: OutboundCaller = WEBHOOKS): void {
+export function assertHostName(host: string, caller: OutboundCaller = WEBHOOKS): void {
   if (METADATA_HOSTS.has(host)) throw new OutboundUrlError(`${host} is refused: it is a cloud metadata endpoint, which ${caller.what} may never reach`)
 }
 

@@ -94,9 +94,14 @@ describe('assertOutboundUrl (at creation)', () => {
   })
 
   it('refuses a name that resolves to a refused address (any of them)', async () => {
-    expect(await refused('https://internal.example/', false, resolveTo('93.184.215.14', '10.0.0.5'))).toMatch(/10\.0\.0\.5 is private/)
+    // The message names the setting but never what the name resolved to (no internal DNS map).
+    const privateAfterPublic = await refused('https://internal.example/', false, resolveTo('93.184.215.14', '10.0.0.5'))
+    expect(privateAfterPublic).toMatch(/^internal\.example is refused: it resolves to an address webhooks may not reach; .*WEBHOOK_ALLOW_PRIVATE=true/)
+    expect(privateAfterPublic).not.toMatch(/10\.0\.0\.5|93\.184|private \(/)
     expect(await refused('https://internal.example/', true, resolveTo('10.0.0.5'))).toBe('allowed')
-    expect(await refused('https://sneaky.example/', true, resolveTo('169.254.169.254'))).toMatch(/link-local/)
+    const metadata = await refused('https://sneaky.example/', true, resolveTo('169.254.169.254'))
+    expect(metadata).toMatch(/^sneaky\.example is refused: it resolves to an address webhooks may not reach; .*link-local and cloud metadata addresses never/)
+    expect(metadata).not.toMatch(/169\.254/)
     expect(
       await refused('https://nowhere.example/', false, async () => {
         throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' })
@@ -132,9 +137,11 @@ describe('guardedLookup (at connect time)', () => {
     const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }]
     expect(await get(true, toLoopback)).toBe('status 200')
     expect(hits).toBe(1)
-    expect(await get(false, toLoopback)).toMatch(/^refused: rebind\.example is refused: 127\.0\.0\.1 is loopback/)
-    expect(await get(true, async () => [{ address: '169.254.169.254', family: 4 }])).toMatch(/^refused: .*link-local/)
-    expect(await get(true, async () => [{ address: '::ffff:169.254.169.254', family: 6 }])).toMatch(/^refused: .*link-local/)
+    expect(await get(false, toLoopback)).toMatch(/^refused: rebind\.example is refused: it resolves to an address webhooks may not reach/)
+    expect(await get(true, async () => [{ address: '169.254.169.254', family: 4 }])).toMatch(
+      /^refused: rebind\.example is refused: .*link-local and cloud metadata addresses never$/,
+    )
+    expect(await get(true, async () => [{ address: '::ffff:169.254.169.254', family: 6 }])).toMatch(/^refused: rebind\.example is refused: /)
     expect(hits).toBe(1)
   })
 })

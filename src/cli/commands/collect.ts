@@ -139,9 +139,11 @@ export function registerCollectCommands(program: Command): void {
           enabled: options.disabled ? false : undefined,
         }
         const { createTarget } = await import('../../collection/targets.js')
-        const created = await withDatabase(async (database) => {
+        const created = await withDatabase(async (database, config) => {
           const workspace = await requireWorkspace(database, options.workspace)
-          return createTarget(database.db, workspace.id, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)))
+          return createTarget(database.db, workspace.id, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), new Date(), {
+            minIntervalMinutes: config.collectionMinIntervalMinutes,
+          })
         })
         out.result(created, [
           `Added target ${created.id}: ${created.kind === 'aio' ? `AI overview via ${created.serp} (${created.locale})` : `${created.provider}/${created.model} (${created.api})`}`,

@@ -50,7 +50,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/collection/targets', createTargetRoute, async (request, reply) => {
     if (request.body.api === 'openai_compatible') await checkBaseUrl(request.body.base_url)
-    const target = await createTarget(request.db, request.auth.workspaceId, request.body)
+    const target = await createTarget(request.db, request.auth.workspaceId, request.body, new Date(), { minIntervalMinutes: app.config.collectionMinIntervalMinutes })
     reply.status(201)
     return { success: true as const, data: target, message: `Added ${target.kind === 'aio' ? `AI-overview target (${target.serp})` : `target ${target.provider}/${target.model}`}` }
   })
@@ -60,7 +60,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const current = await getTarget(request.db, request.auth.workspaceId, request.params.target_id)
       if (current && (request.body.api ?? current.api) === 'openai_compatible') await checkBaseUrl(request.body.base_url)
     }
-    const target = await updateTarget(request.db, request.auth.workspaceId, request.params.target_id, request.body)
+    const target = await updateTarget(request.db, request.auth.workspaceId, request.params.target_id, request.body, new Date(), {
+      minIntervalMinutes: app.config.collectionMinIntervalMinutes,
+    })
     return { success: true as const, data: target, message: 'Updated the target' }
   })
 
