@@ -19,7 +19,7 @@ interface Window {
   end: string
 }
 
-/** Responses in range matching the filters: the visibility denominator of DESIGN §7. */
+/** Responses in range matching the filters: the visibility denominator of docs/metrics.md. */
 const matching = (w: Window, filters: { tags?: string[]; providers?: string[] }) => sql`
   select r.id from response r join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id
   where r.workspace_id = ${w.workspaceId} and r.created_at >= ${w.start}::date and r.created_at < ${addDays(w.end, 1)}::date

@@ -58,7 +58,7 @@ export async function startJobs(
       [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
       [DISCOVERY]: discoveryJob(),
     },
-    // Collection (DESIGN §14): planning a run and asking for each answer; webhook deliveries.
+    // Collection (docs/collection.md): planning a run and asking for each answer; webhook deliveries.
     tasks: options.tasks ?? {
       ...collectionTasks(config),
       [WEBHOOK_DELIVERY]: webhookDeliveryTask({

@@ -1,4 +1,4 @@
-// Sampling uncertainty of the rates Beacon reports (DESIGN §17). AI answers are samples:
+// Sampling uncertainty of the rates Beacon reports (docs/uncertainty-and-discovery.md). AI answers are samples:
 // "40% visibility" from 5 answers and from 5,000 are different claims. Pure functions,
 // no dependencies, so the arithmetic can be checked against published tables.
 

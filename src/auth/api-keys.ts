@@ -1,4 +1,4 @@
-// Key format (DESIGN §3): `bvk_` + 30 random base62 chars + 6-char base62 CRC32 of those
+// Key format (docs/security.md): `bvk_` + 30 random base62 chars + 6-char base62 CRC32 of those
 // 30 chars. The checksum lets us reject typos and garbage without touching the database
 // and lets secret scanners recognise leaked keys. Only a SHA-256 hash is stored.
 import { createHash, randomInt } from 'node:crypto'

@@ -1,4 +1,4 @@
-// Caps on what this instance sends to each provider (DESIGN §14): requests in flight
+// Caps on what this instance sends to each provider (docs/collection.md): requests in flight
 // (COLLECTION_CONCURRENCY) and requests started per rolling minute
 // (COLLECTION_REQUESTS_PER_MINUTE). Per instance: N instances send up to N times the caps,
 // so set them to the provider's limit divided by the number of instances.

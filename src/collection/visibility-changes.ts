@@ -1,4 +1,4 @@
-// `visibility.changed` after a run (DESIGN §16, §17): a brand's visibility in this run's
+// `visibility.changed` after a run (docs/agents-and-notifications.md, docs/uncertainty-and-discovery.md): a brand's visibility in this run's
 // answers against the previous finished run's, on the prompt × target pairs both runs
 // asked (so adding a target or a prompt is not read as a change), tested with the
 // two-proportion z-test. Only significant changes are sent: with fewer than 30 answers on

@@ -21,7 +21,7 @@ export function daysBetween(start: string, end: string): number {
 
 /**
  * Spec defaults: end = today, start = 30 days before the end. Inclusive on both ends
- * (DESIGN §2); a start after the end is the caller's mistake, not an empty result.
+ * (docs/architecture.md); a start after the end is the caller's mistake, not an empty result.
  */
 export function resolveDateRange(
   input: { start?: string; end?: string },

@@ -1,4 +1,4 @@
-// One error envelope for every failure (DESIGN §4):
+// One error envelope for every failure (docs/api-conventions.md):
 // {"success": false, "error": {"code", "message", "param"?, "request_id"}}
 export type ErrorCode =
   | 'invalid_parameter'

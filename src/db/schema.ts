@@ -1,4 +1,4 @@
-// Kysely table types. Every tenant table leads with workspace_id (DESIGN §2: Citus,
+// Kysely table types. Every tenant table leads with workspace_id (docs/architecture.md: Citus,
 // distributed by workspace), and foreign keys carry it too.
 import type { ColumnType, Generated } from 'kysely'
 
@@ -241,7 +241,7 @@ export interface JobTable {
   heartbeat_at: Timestamp | null
 }
 
-// Collection (migration 0013, DESIGN §14).
+// Collection (migration 0013, docs/collection.md).
 export type TargetKind = 'answer' | 'aio'
 export type TargetApi = 'native' | 'openai_compatible' | 'demo'
 export type RunTrigger = 'manual' | 'schedule'

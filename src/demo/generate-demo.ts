@@ -1,5 +1,5 @@
 /**
- * Deterministic demo dataset for Beacon (DESIGN §9, `beacon serve --demo`).
+ * Deterministic demo dataset for Beacon (docs/data-in.md, `beacon serve --demo`).
  *
  * Pure: no database, no I/O, no clock, no Math.random. Everything derives from
  * `seed` and `today`, so the same options always give a deep-equal dataset.

@@ -1,4 +1,4 @@
-// Competitor discovery, step one (DESIGN §17): the names one answer puts forward, each with
+// Competitor discovery, step one (docs/uncertainty-and-discovery.md): the names one answer puts forward, each with
 // the structural cue it was found by. Pure and deterministic; no model, no network.
 //
 // A name is a run of 1–4 capitalised tokens ("Cadencia", "Trackory Cloud", "Monday.com",

@@ -1,4 +1,4 @@
-// Competitor discovery over a workspace's stored answers (DESIGN §17): reads the answers in
+// Competitor discovery over a workspace's stored answers (docs/uncertainty-and-discovery.md): reads the answers in
 // id order, a batch at a time (only id, time and text), tallies the names they put forward
 // (rank-candidates.ts), then writes the suggestions in one short transaction:
 //   - a name not yet known becomes a brand with discovery_status 'suggested', is_active false,

@@ -1,7 +1,7 @@
 // Exports at COPY speed on a PostgreSQL server (docs/exports.md): the server writes the
 // file itself with COPY (query) TO STDOUT, and Node passes the bytes on. The query is the
 // definition's own rows query, wrapped in a select that gives each cell the text the CSV
-// writer (csv-writer.ts) would give it: formula neutralization for text cells, the DESIGN §7
+// writer (csv-writer.ts) would give it: formula neutralization for text cells, the docs/metrics.md
 // rounding of floats done as JavaScript does it, JSON arrays as JSON.stringify writes them,
 // empty text as NULL (COPY quotes an empty string, the writer does not). COPY's CSV quoting
 // is the writer's (a cell holding the delimiter, a quote, CR or LF is quoted, quotes

@@ -1,4 +1,4 @@
-// The file format of every export (DESIGN §8): RFC 4180 CSV with CRLF, or TSV with a UTF-8
+// The file format of every export (docs/exports.md): RFC 4180 CSV with CRLF, or TSV with a UTF-8
 // BOM for spreadsheets; a header row, optionally a type-hint row. This file decides what
 // each cell says and quotes it, with the rules csv-stringify applies to string cells
 // (test/exports/csv-writer.test.ts holds the two to the same bytes). On the chat-responses

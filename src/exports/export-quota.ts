@@ -1,4 +1,4 @@
-// Export quota (DESIGN §4): N file downloads per rolling window per workspace, shared by
+// Export quota (docs/api-conventions.md): N file downloads per rolling window per workspace, shared by
 // all its keys and all instances, kept in export_log. A sliding log, checked and taken in
 // one transaction under a per-workspace advisory lock, so concurrent requests queue
 // instead of both seeing the last free slot. Fail closed: no answer from the store, no file.

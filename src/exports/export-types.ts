@@ -1,4 +1,4 @@
-// What every export type declares (DESIGN §8): its columns with their types, whether it
+// What every export type declares (docs/exports.md): its columns with their types, whether it
 // takes the format options and has_content, how it refreshes, and how to read its rows.
 import type { CompiledQuery } from 'kysely'
 import type { DB } from '../db/database.js'
@@ -7,7 +7,7 @@ import type { AnalyticsFilters } from '../queries/analytics-filters.js'
 export const EXPORT_TYPES = ['chat-responses', 'sources-citations', 'dashboard-graph', 'prompts-mentions'] as const
 export type ExportType = (typeof EXPORT_TYPES)[number]
 
-/** The type names of the type-hint row and of the manifest (spec 4.2, DESIGN §8). */
+/** The type names of the type-hint row and of the manifest (spec 4.2, docs/exports.md). */
 export type ColumnType = 'uuid' | 'string' | 'json' | 'float' | 'integer' | 'date' | 'datetime'
 
 export interface ExportColumn {
@@ -15,7 +15,7 @@ export interface ExportColumn {
   type: ColumnType
   nullable: boolean
   description: string
-  /** floats: which DESIGN §7 rounding applies (scores 2 decimals, sentiment 3, positions 2) */
+  /** floats: which docs/metrics.md rounding applies (scores 2 decimals, sentiment 3, positions 2) */
   rounding?: 'score' | 'sentiment' | 'position'
   /** the cell value when it is not simply row[name] */
   value?: (row: ExportRow) => unknown

@@ -40,7 +40,7 @@ export function numberBytes(value: RawBuilder<unknown>, decimals: number): RawBu
   return sql<number>`coalesce(length(trim_scale(round((${value})::numeric, ${sql.lit(decimals)}))::text), 0)`
 }
 
-/** Decimals of each DESIGN §7 rounding, for size estimates in SQL. */
+/** Decimals of each docs/metrics.md rounding, for size estimates in SQL. */
 export const ROUNDING_DECIMALS = { score: 2, sentiment: 3, position: 2 } as const
 
 /**

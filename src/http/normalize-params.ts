@@ -1,6 +1,6 @@
 // Turns raw query/path values into typed values using the route's own JSON schema, with
 // messages that tell the caller what to send. Runs before Ajv, which then only confirms.
-// Fastify's default (coerce freely, drop unknown keys) hides typos; DESIGN §4 wants them loud.
+// Fastify's default (coerce freely, drop unknown keys) hides typos; docs/api-conventions.md wants them loud.
 import { AppError, invalidParameter } from '../core/errors.js'
 import { isCalendarDate, isUuidValue, parseArrayValues, parseBooleanValue, parseIntegerValue } from './query-values.js'
 

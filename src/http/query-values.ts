@@ -1,4 +1,4 @@
-// Pure parsing of query-string values (DESIGN §4). The request normalizer applies these
+// Pure parsing of query-string values (docs/api-conventions.md). The request normalizer applies these
 // according to each route's schema, so every route gets the same rules and messages.
 
 /**

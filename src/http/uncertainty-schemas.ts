@@ -1,4 +1,4 @@
-// Response fields for sampling uncertainty (DESIGN §17), shared by the extension routes
+// Response fields for sampling uncertainty (docs/uncertainty-and-discovery.md), shared by the extension routes
 // (brand detail, prompt detail) and /aio-metrics, where they are opt-in
 // (`include_uncertainty=true`) so that the spec's default answer stays as the spec says.
 import { Type } from 'typebox'

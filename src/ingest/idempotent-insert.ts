@@ -1,4 +1,4 @@
-// Idempotency by external_id, shared by every ingestion path (DESIGN §9): an item whose
+// Idempotency by external_id, shared by every ingestion path (docs/data-in.md): an item whose
 // external_id is stored already, or repeats an earlier item of the same batch, is a
 // duplicate; the unique index has the last word when concurrent batches race.
 import type { DB } from '../db/database.js'

@@ -1,5 +1,5 @@
 // The write path for AI responses: validate the whole batch, analyse each new response,
-// and store responses, mentions and citations in one transaction (DESIGN §9).
+// and store responses, mentions and citations in one transaction (docs/data-in.md).
 import type { DB } from '../db/database.js'
 import type { Insertable } from 'kysely'
 import type { Database } from '../db/schema.js'

@@ -1,7 +1,7 @@
 // Validation of ingestion items from one TypeBox schema per item kind: the same schema
 // validates the HTTP body, feeds the OpenAPI document and checks items the CLI imports.
 // Every problem of every item is reported so one 400 tells the caller what to fix
-// (DESIGN §9: all-or-nothing), but the answer is bounded: at most MAX_DETAILS problems
+// (docs/data-in.md: all-or-nothing), but the answer is bounded: at most MAX_DETAILS problems
 // are kept, the rest are only counted, and the error lists of one item are computed on a
 // bounded view of it, so a hostile batch cannot make the server build a huge answer.
 import { Type, type Static, type TSchema } from 'typebox'

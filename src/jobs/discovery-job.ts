@@ -1,4 +1,4 @@
-// The job behind POST /api/v1/brands/discover (DESIGN §17): scans the workspace's stored
+// The job behind POST /api/v1/brands/discover (docs/uncertainty-and-discovery.md): scans the workspace's stored
 // answers for brands they name that are not configured, reporting progress after each batch.
 import { discoverBrands, type DiscoveryRunOptions } from '../discovery/run-discovery.js'
 import type { JobHandler } from './job-runtime.js'

@@ -1,4 +1,4 @@
-// Durable background jobs (DESIGN §13): pg-boss 10 keeps the queue in the database (schema
+// Durable background jobs (docs/jobs.md): pg-boss 10 keeps the queue in the database (schema
 // `pgboss` by default), so a queued job survives a restart and, on PostgreSQL, several
 // instances share one queue and each job is fetched by exactly one of them (FOR UPDATE SKIP
 // LOCKED). Beacon keeps its own record of each job (table `job`, workspace-scoped) with

@@ -1,4 +1,4 @@
-// pg-boss on the embedded database (DESIGN §13). pg-boss accepts `db: { executeSql }`
+// pg-boss on the embedded database (docs/jobs.md). pg-boss accepts `db: { executeSql }`
 // instead of a pool. Its migrations and maintenance send multi-statement scripts without
 // parameters, which PGlite runs only through `exec`; everything with parameters goes through
 // the extended protocol (`query`). Both go through Kysely's one PGlite connection, so a

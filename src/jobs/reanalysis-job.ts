@@ -1,4 +1,4 @@
-// The job behind a brand or prompt change (DESIGN §13): re-analysis of the workspace's
+// The job behind a brand or prompt change (docs/jobs.md): re-analysis of the workspace's
 // history in batches, reporting progress after each committed batch.
 import { brandListFingerprint, loadBrandMatcher, loadBrandTerms } from '../ingest/brand-terms.js'
 import { matcherCache } from '../analysis/index.js'

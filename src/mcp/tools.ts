@@ -1,4 +1,4 @@
-// The MCP tools (DESIGN §16): each one is a route of the API. What a tool accepts is the
+// The MCP tools (docs/agents-and-notifications.md): each one is a route of the API. What a tool accepts is the
 // route's own params + querystring + body schema, taken from the route catalog; what it
 // returns is the route's `data`. Only the route and a few sentences of guidance for an
 // agent are written here. A tool whose route this build does not have is left out, and

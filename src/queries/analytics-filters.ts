@@ -1,4 +1,4 @@
-// The filters every analytics read shares (DESIGN §4, §7): a period, providers
+// The filters every analytics read shares (docs/api-conventions.md, docs/metrics.md): a period, providers
 // (`models`), model ids and prompt tags. Values inside one filter are OR-ed, different
 // filters AND-ed. Tables that carry the response's filter columns (response, mention,
 // citation) are filtered the same way through applyResponseFilters.

@@ -1,4 +1,4 @@
-// DESIGN §7 rounding: scores and percentages 2 decimals, ratios 4, sentiment 3,
+// docs/metrics.md rounding: scores and percentages 2 decimals, ratios 4, sentiment 3,
 // positions 2. Rounding happens once, at the edge, on exact values.
 const round = (value: number, decimals: number): number => {
   const factor = 10 ** decimals

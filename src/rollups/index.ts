@@ -1,4 +1,4 @@
-// The rollup registry and its engine (DESIGN §12); see README.md.
+// The rollup registry and its engine (docs/rollups.md); see README.md.
 export { maintainRollups, retractMentionRollups, addMentionRollups, rebuildRollups, type RebuildOptions } from './engine.js'
 export { tenantTables, deleteWorkspaceData, rowLevelSecurityStatements, deleteOrder } from './tenant-tables.js'
 export { rollupServes, activeFilters } from './read-rule.js'

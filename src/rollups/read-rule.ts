@@ -1,4 +1,4 @@
-// The read rule (DESIGN §12): a read may use a rollup family only if every ACTIVE filter
+// The read rule (docs/rollups.md): a read may use a rollup family only if every ACTIVE filter
 // is in the family's allow-list. A filter added later is not in any list, so reads carrying
 // it fall back to the facts until a family declares it.
 import { family, type FamilyName } from './registry.js'

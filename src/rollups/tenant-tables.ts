@@ -1,5 +1,5 @@
 // The tenant tables, from the catalog: every table of the current schema with a
-// workspace_id column (DESIGN §12). New tables are included without anyone keeping a list.
+// workspace_id column (docs/rollups.md). New tables are included without anyone keeping a list.
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { bumpDataVersion } from '../db/data-version.js'

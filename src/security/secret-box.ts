@@ -1,5 +1,5 @@
 // Secrets Beacon must use later in plain form (provider API keys, webhook signing secrets)
-// are stored encrypted with AES-256-GCM under BEACON_SECRET_KEY (DESIGN §14, §16). The key
+// are stored encrypted with AES-256-GCM under BEACON_SECRET_KEY (docs/collection.md, docs/agents-and-notifications.md). The key
 // is never stored: a wrong or missing key is found by failing to open a stored secret.
 // During a key rotation BEACON_SECRET_KEY_PREVIOUS opens what the old key sealed; new
 // secrets are always sealed under the current key (docs/security.md, `beacon secrets rekey`).

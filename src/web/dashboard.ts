@@ -1,4 +1,4 @@
-// The web dashboard (DESIGN §15), served by the same app at `/`. Files come from web/dist
+// The web dashboard (docs/dashboard.md), served by the same app at `/`. Files come from web/dist
 // (built by `npm run build:web`, at install or on first `beacon serve`); assets are sent
 // pre-compressed (gzip/brotli written at build) and cached for good (their names carry a
 // content hash); index.html is never cached and carries a strict Content-Security-Policy.

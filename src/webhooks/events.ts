@@ -1,4 +1,4 @@
-// The events a webhook can subscribe to (DESIGN §16), and the one only a test send emits.
+// The events a webhook can subscribe to (docs/agents-and-notifications.md), and the one only a test send emits.
 export const WEBHOOK_EVENTS = ['collection.run.completed', 'collection.run.failed', 'visibility.changed'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
@@ -14,7 +14,7 @@ export const MAX_WEBHOOKS_PER_WORKSPACE = 20
 /** The context a webhook's secret is sealed under: a sealed secret copied to another row does not open. */
 export const secretContext = (workspaceId: string, webhookId: string) => `webhook:${workspaceId}:${webhookId}`
 
-/** A run as GET /api/v1/collection/runs/{id} shows it (DESIGN §14); only id and state are relied on here. */
+/** A run as GET /api/v1/collection/runs/{id} shows it (docs/collection.md); only id and state are relied on here. */
 export type RunSnapshot = { id: string; state: string } & Record<string, unknown>
 
 /** One period of a brand's visibility: the share of answers naming it, with its sample size. */
@@ -28,7 +28,7 @@ export interface VisibilityPeriod {
 
 /**
  * The `data` of each event. collection.run.*: the run that ended. visibility.changed: one
- * brand whose visibility moved significantly between two periods after a run (DESIGN §17's
+ * brand whose visibility moved significantly between two periods after a run (docs/uncertainty-and-discovery.md's
  * two-proportion test; sent only when `significant` is true).
  */
 export interface WebhookEventData {

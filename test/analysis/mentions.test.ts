@@ -264,7 +264,7 @@ describe('compileBrandMatcher', () => {
   })
 })
 
-describe('findMentionMatches: typographic variants and markdown escapes (DESIGN §6)', () => {
+describe('findMentionMatches: typographic variants and markdown escapes (docs/analysis.md)', () => {
   it('treats curly and straight apostrophes as one character, both ways round', () => {
     const straight = [brand('pc', "Paula's Choice")]
     for (const apostrophe of ['’', '‘', 'ʼ', '′', "'"]) {

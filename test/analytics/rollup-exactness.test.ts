@@ -23,7 +23,7 @@ import { getPromptPerformance } from '../../src/queries/prompts/get-prompt-perfo
 // row, see calendarRollupRows), and both must equal the facts.
 const TODAY = '2026-06-17'
 
-/** The definitions of DESIGN §7, written directly over the fact tables. */
+/** The definitions of docs/metrics.md, written directly over the fact tables. */
 async function referenceDashboard(ctx: TestContext, workspaceId: string, f: AnalyticsFilters) {
   const where = (t: string) =>
     sql.join(

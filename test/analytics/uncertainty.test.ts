@@ -1,4 +1,4 @@
-// DESIGN §17 on the extension routes: every visibility rate carries its Wilson interval and
+// docs/uncertainty-and-discovery.md on the extension routes: every visibility rate carries its Wilson interval and
 // sample size, and the period change its two-proportion test. The expected counts come
 // from the answers this file writes (which of them name the brand), not from the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// visibility.changed after a run (DESIGN §16, §17): sent for a brand whose share of answers
+// visibility.changed after a run (docs/agents-and-notifications.md, docs/uncertainty-and-discovery.md): sent for a brand whose share of answers
 // moved significantly since the previous run, on the prompt × target pairs both runs asked;
 // not for unchanged brands, not for small samples, and not again by a later run that
 // shows no further change.

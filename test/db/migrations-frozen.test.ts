@@ -1,4 +1,4 @@
-// Migrations are frozen history (DESIGN §12): one that imports application code changes
+// Migrations are frozen history (docs/rollups.md): one that imports application code changes
 // meaning when that code changes. Only kysely may be imported, statically or dynamically.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// Competitor discovery through the API (DESIGN §17): POST /api/v1/brands/discover queues the
+// Competitor discovery through the API (docs/uncertainty-and-discovery.md): POST /api/v1/brands/discover queues the
 // job, the job proposes brands with evidence, suggestions are listed, confirmed (re-analysis
 // follows) or rejected (never proposed again), a re-run updates instead of duplicating, and
 // workspaces and scopes hold.

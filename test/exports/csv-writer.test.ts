@@ -117,7 +117,7 @@ describe('formatCell', () => {
     expect(formatCell(col('date'), '2026-05-01')).toBe('2026-05-01')
   })
 
-  it('rounds floats as DESIGN §7 says and writes nulls as empty cells', () => {
+  it('rounds floats as docs/metrics.md says and writes nulls as empty cells', () => {
     expect(formatCell(col('float', 'score'), 33.333333)).toBe('33.33')
     expect(formatCell(col('float', 'sentiment'), 0.12345)).toBe(String(roundSentiment(0.12345)))
     expect(formatCell(col('float', 'position'), 1.666)).toBe(String(roundPosition(1.666)))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { percentage, ratio, roundPosition, roundRatio, roundScore, roundSentiment } from '../../src/queries/rounding.js'
 
-describe('rounding (DESIGN §7)', () => {
+describe('rounding (docs/metrics.md)', () => {
   it('rounds each kind to its decimals', () => {
     expect(roundScore(33.33333)).toBe(33.33)
     expect(roundRatio(0.123456)).toBe(0.1235)

@@ -1,4 +1,4 @@
-// The tools DESIGN §16 names, written out here (not read from the code under test), so the
+// The tools docs/agents-and-notifications.md names, written out here (not read from the code under test), so the
 // MCP tests fail when one goes missing. start_collection_run needs write:data.
 export const READ_TOOLS = [
   'get_filters',

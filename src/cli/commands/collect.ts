@@ -1,4 +1,4 @@
-// Collection from the command line (DESIGN §14): targets, a run with a progress bar that
+// Collection from the command line (docs/collection.md): targets, a run with a progress bar that
 // waits for the end, and the list of runs. `beacon collect` runs the answers in this
 // process (its own job worker, stopped when the run ends), or, with --server and --key,
 // asks a running Beacon to do it (needed when a server holds the embedded database).

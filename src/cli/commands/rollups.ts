@@ -1,6 +1,6 @@
 // `beacon rollups rebuild`: recompute the rollup tables from the facts, for one workspace
 // or all. Run it after a release changes a rollup family (migrations never backfill with
-// application code, DESIGN §12) or to repair rollups edited by hand.
+// application code, docs/rollups.md) or to repair rollups edited by hand.
 import type { Command } from 'commander'
 import { requireWorkspace, withDatabase } from '../context.js'
 import { createOutput } from '../output.js'

@@ -1,4 +1,4 @@
-// The `demo` provider (DESIGN §14): answers from the demo composer, no network, no key, so
+// The `demo` provider (docs/collection.md): answers from the demo composer, no network, no key, so
 // a newcomer can watch a run without a provider account. A demo target is an ordinary
 // answer target with `api: "demo"` (provider still one of the four: the answer is written
 // in that provider's style and stored under it). Answers vary per call but are plausible

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Exact daily rollups (DESIGN §11). The grain keeps every analytics filter exact:
+// Exact daily rollups (docs/performance.md). The grain keeps every analytics filter exact:
 // day (UTC) × provider × model × the prompt's tag set (× brand). A tags filter matches
 // the rows whose tag set overlaps it, so prompts with several tags are never counted
 // twice. Sums, not averages, so any range or filter combination adds up exactly;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Exact rollups of the citations (DESIGN §11), for /sources, /urls, /urls-detailed and the
+// Exact rollups of the citations (docs/performance.md), for /sources, /urls, /urls-detailed and the
 // top sources of a brand; per-prompt daily counts for /prompts and a brand's top prompts;
 // per-prompt indexes for the one-prompt views.
 //

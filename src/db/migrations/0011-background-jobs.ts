@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Beacon's own record of a background job (DESIGN §13): which workspace it belongs to, its
+// Beacon's own record of a background job (docs/jobs.md): which workspace it belongs to, its
 // progress and its result, so GET /api/v1/jobs/{id} can answer under row-level security
 // without reading pg-boss's tables. The id is the pg-boss job id; pg-boss keeps the queue.
 // Frozen history: no application code imported here.

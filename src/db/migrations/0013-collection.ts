@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Collection (DESIGN §14): what to ask (targets), with which provider key (credentials,
+// Collection (docs/collection.md): what to ask (targets), with which provider key (credentials,
 // sealed with AES-256-GCM under BEACON_SECRET_KEY), the runs that ask, their errors folded
 // by (run, target, code), each answer's outcome and provider metadata (beside the response,
 // keyed by its external_id), and the USD spent per workspace and day (the budget).

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Webhooks (DESIGN §16): a workspace's subscriptions, one delivery per event and
+// Webhooks (docs/agents-and-notifications.md): a workspace's subscriptions, one delivery per event and
 // subscription, and a log of every attempt to deliver it (what the receiver answered, how
 // long it took). The signing secret is stored sealed (AES-256-GCM under BEACON_SECRET_KEY),
 // never in plain text: it is shown once, at creation. The payload is kept as the exact

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-// Competitor discovery (DESIGN §17): the evidence behind a suggested brand. A suggestion is
+// Competitor discovery (docs/uncertainty-and-discovery.md): the evidence behind a suggested brand. A suggestion is
 // an ordinary brand row (discovery_status 'suggested', is_active false); this table holds
 // why it was proposed: how many stored answers name it, when first, a few example snippets
 // and the structural cues seen. One row per discovered brand, removed with the brand.

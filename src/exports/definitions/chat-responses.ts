@@ -1,4 +1,4 @@
-// chat-responses: one row per response in range, full text, the brands it names (DESIGN §8).
+// chat-responses: one row per response in range, full text, the brands it names (docs/exports.md).
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'

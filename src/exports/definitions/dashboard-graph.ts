@@ -1,5 +1,5 @@
 // dashboard-graph: the dashboard's brand metrics per day, every date of the range × every
-// active brand, zero-filled (DESIGN §7, §8).
+// active brand, zero-filled (docs/metrics.md, docs/exports.md).
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.js'
 import { addDays, rangeBounds } from '../../core/date-range.js'

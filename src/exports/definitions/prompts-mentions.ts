@@ -1,4 +1,4 @@
-// prompts-mentions: every (prompt, active brand) with at least one mention in range (DESIGN §8).
+// prompts-mentions: every (prompt, active brand) with at least one mention in range (docs/exports.md).
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'

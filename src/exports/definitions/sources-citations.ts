@@ -1,4 +1,4 @@
-// sources-citations: one row per (response, normalized url) in range (DESIGN §8).
+// sources-citations: one row per (response, normalized url) in range (docs/exports.md).
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { ExportDefinition, ExportFilters, ExportRow } from '../export-types.js'

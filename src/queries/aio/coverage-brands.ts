@@ -7,7 +7,7 @@ export interface CoverageBrand {
   name: string
 }
 
-/** A target brand of another workspace is 404 (DESIGN §3); an inactive one is still reported on. */
+/** A target brand of another workspace is 404 (docs/security.md); an inactive one is still reported on. */
 export async function getCoverageBrands(db: DB, workspaceId: string, targetBrandId?: string): Promise<CoverageBrand[]> {
   let query = db.selectFrom('brand').select(['id', 'name']).where('workspace_id', '=', workspaceId)
   query = targetBrandId ? query.where('id', '=', targetBrandId) : query.where('is_active', '=', true)

@@ -1,5 +1,5 @@
 // GET /aio-metrics: how often an AI overview is shown for the tracked prompts, and how
-// often each brand appears in it (DESIGN §7 "AIO"). Observations are grouped by day in
+// often each brand appears in it (docs/metrics.md "AIO"). Observations are grouped by day in
 // SQL; the totals are the sum of those at most 366-odd rows.
 import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'

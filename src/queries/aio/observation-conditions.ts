@@ -1,5 +1,5 @@
 // The WHERE shared by aio_observation and aio_appearance, which both carry
-// (workspace_id, prompt_id, observed_at): the period (DESIGN §2, inclusive days) and
+// (workspace_id, prompt_id, observed_at): the period (docs/architecture.md, inclusive days) and
 // prompt tags, OR-ed.
 import { sql, type SqlBool } from 'kysely'
 

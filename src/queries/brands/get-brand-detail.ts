@@ -1,6 +1,6 @@
 // One brand over a period (an extension: the spec leaves its shape open). Beside the
 // dashboard metrics it carries share of voice, the previous period of equal length and
-// the change (DESIGN §7, last point), a per-provider split, a zero-filled daily trend,
+// the change (docs/metrics.md, last point), a per-provider split, a zero-filled daily trend,
 // and the prompts and sources behind the numbers.
 //
 // Current and previous periods come from the same aggregates over both periods at once,
@@ -28,7 +28,7 @@ export interface PeriodMetrics {
   share_of_voice: number
   response_count: number
   responses_mentioning: number
-  /** DESIGN §17: the interval of visibility_score and its sample size */
+  /** docs/uncertainty-and-discovery.md: the interval of visibility_score and its sample size */
   visibility_ci: RateInterval | null
   responses: number
 }
@@ -126,7 +126,7 @@ export async function getBrandDetail(db: DB, workspaceId: string, brandId: strin
         's.provider',
         eb.fn.sum<number>('s.responses').as('mentioning'),
         eb.fn.sum<number>('s.occurrences').as('occurrences'),
-        // Null sentiments were never added to the sums, as DESIGN §7 asks.
+        // Null sentiments were never added to the sums, as docs/metrics.md asks.
         eb.fn.sum<number>('s.sentiment_sum').as('sentiment_sum'),
         eb.fn.sum<number>('s.sentiment_count').as('sentiment_count'),
         eb.fn.sum<number>('s.position_sum').as('position_sum'),

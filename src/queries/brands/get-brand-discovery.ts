@@ -1,4 +1,4 @@
-// The discovery evidence of one brand (DESIGN §17): why competitor discovery proposed it.
+// The discovery evidence of one brand (docs/uncertainty-and-discovery.md): why competitor discovery proposed it.
 // Brands configured by hand have none.
 import type { DB } from '../../db/database.js'
 

@@ -1,4 +1,4 @@
-// The dashboard of spec 4.1 with the metric definitions of DESIGN §7. Sums over the exact
+// The dashboard of spec 4.1 with the metric definitions of docs/metrics.md. Sums over the exact
 // monthly and daily rollups (every filter is a rollup column) and the distinct sources, in
 // one statement; nothing is counted in JS.
 import { sql } from 'kysely'

@@ -1,6 +1,6 @@
 // Responses to one prompt in a period that mention each active brand: the counts behind
 // a brand's visibility on the prompt, used for the previous period's side of the
-// visibility change test (DESIGN §17). A mention row is one (response, brand), so
+// visibility change test (docs/uncertainty-and-discovery.md). A mention row is one (response, brand), so
 // counting rows counts responses.
 import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'

@@ -1,5 +1,5 @@
 // GET /prompts/{id}: one prompt's responses in R, the previous period of equal length,
-// and each active brand's visibility among them (DESIGN §7; share_of_voice and the
+// and each active brand's visibility among them (docs/metrics.md; share_of_voice and the
 // change are our extension). A handful of grouped aggregates run side by side; JS only
 // folds their small results (per provider × day, per brand × provider).
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
@@ -33,7 +33,7 @@ export interface PromptDetail {
     name: string
     is_primary: boolean
     visibility_score: number
-    /** DESIGN §17: interval, sample size and the change against the previous period */
+    /** docs/uncertainty-and-discovery.md: interval, sample size and the change against the previous period */
     visibility_ci: RateInterval | null
     responses: number
     visibility_change: PeriodChange

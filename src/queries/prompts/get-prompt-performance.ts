@@ -1,5 +1,5 @@
 // GET /prompts: every active prompt with its responses in R and how many of them mention
-// one brand (DESIGN §7 "Prompts"). Counts come from the fact tables grouped by prompt,
+// one brand (docs/metrics.md "Prompts"). Counts come from the fact tables grouped by prompt,
 // then joined onto the prompt list so prompts without responses still appear.
 import { sql, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'

@@ -1,4 +1,4 @@
-// GET /responses/{id} (DESIGN §15): one stored answer in full, the brands it mentions with
+// GET /responses/{id} (docs/dashboard.md): one stored answer in full, the brands it mentions with
 // where (spans), its citations with their source types, and the web searches the engine ran
 // for it (query fan-out, docs/collection.md).
 //
@@ -58,7 +58,7 @@ export async function getResponseDetail(db: DB, workspaceId: string, responseId:
     .where('response.workspace_id', '=', workspaceId)
     .where('response.id', '=', responseId)
     .executeTakeFirst()
-  // Another workspace's id is indistinguishable from a missing one (DESIGN §3).
+  // Another workspace's id is indistinguishable from a missing one (docs/security.md).
   if (!response) throw new AppError(404, 'not_found', `No response ${responseId} in this workspace; GET /api/v1/responses lists its responses`)
 
   const [mentionRows, citationRows, searchRows, matcher, classify] = await Promise.all([

@@ -6,7 +6,7 @@ import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
 
 /**
- * Preview length in Unicode code points (DESIGN §7). PostgreSQL's left() counts
+ * Preview length in Unicode code points (docs/metrics.md). PostgreSQL's left() counts
  * characters of the UTF-8 database, i.e. code points, so a surrogate pair is never split.
  */
 export const PREVIEW_LENGTH = 200

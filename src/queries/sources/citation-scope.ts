@@ -1,4 +1,4 @@
-// The citations of R (DESIGN §7): citation rows carry their response's filter columns, so
+// The citations of R (docs/metrics.md): citation rows carry their response's filter columns, so
 // "citations of responses in R" is a filter on the citation table alone, no join.
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely'
 import type { Database } from '../../db/schema.js'

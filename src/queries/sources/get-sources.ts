@@ -1,4 +1,4 @@
-// Cited domains over R (DESIGN §7, spec 2.6): one aggregate ranks the domains, one grouped
+// Cited domains over R (docs/metrics.md, spec 2.6): one aggregate ranks the domains, one grouped
 // daily count covers the requested page's domains only, and the size of R gives the shares.
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../../db/database.js'

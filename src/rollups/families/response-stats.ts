@@ -1,6 +1,6 @@
 // Responses per day × provider × model × the prompt's tag set (migrations 0003, 0008).
 // The tag-set grain keeps a tags filter exact: a prompt with several tags is one row, and
-// a filter sums the tag sets that intersect it (DESIGN §11).
+// a filter sums the tag sets that intersect it (docs/performance.md).
 import { sql } from 'kysely'
 import { defineFamily, defineFold, utcDay } from '../types.js'
 

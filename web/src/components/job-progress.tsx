@@ -1,5 +1,5 @@
 // The progress of a background job a write queued (re-analysis after a brand or prompt
-// change, DESIGN §13), polled until it ends.
+// change, docs/jobs.md), polled until it ends.
 import { useEffect } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { Job } from '../lib/api'

@@ -2350,7 +2350,7 @@ export interface paths {
     }
     /**
      * One stored AI response in full
-     * @description An extension (DESIGN §15): the full answer with its prompt, the brands it mentions with their spans (UTF-16 offsets into content) and its citations with source types and the web searches the engine ran for it (search_queries). An id of another workspace is 404.
+     * @description An extension (docs/dashboard.md): the full answer with its prompt, the brands it mentions with their spans (UTF-16 offsets into content) and its citations with source types and the web searches the engine ran for it (search_queries). An id of another workspace is 404.
      */
     get: {
       parameters: {

@@ -1,4 +1,4 @@
-// Numbers as the API rounds them (DESIGN §7): scores and percentages 2 decimals, ratios 4
+// Numbers as the API rounds them (docs/metrics.md): scores and percentages 2 decimals, ratios 4
 // (shown as a percentage with 2), sentiment 3, positions 2, counts whole. The dashboard
 // never rounds again: it only fixes the number of decimals and groups thousands, so the
 // figure on screen is the figure the API returned.

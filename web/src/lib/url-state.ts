@@ -1,4 +1,4 @@
-// The dashboard's state lives in the URL (DESIGN §15): the path picks the page, the query
+// The dashboard's state lives in the URL (docs/dashboard.md): the path picks the page, the query
 // holds the filters (period, providers, models, tags) and a table's page and sort. So a view
 // can be shared by its link, and the browser's back and forward move between views.
 

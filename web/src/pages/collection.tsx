@@ -1,4 +1,4 @@
-// Collection (DESIGN §14): targets (what to ask) and runs (with progress). Older servers
+// Collection (docs/collection.md): targets (what to ask) and runs (with progress). Older servers
 // have no collection routes: a 404 shows that instead of an error.
 import { useState, type FormEvent } from 'react'
 import { useQueryClient } from '@tanstack/react-query'

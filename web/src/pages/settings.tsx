@@ -283,7 +283,7 @@ function BrandRow({ brand, write }: { brand: Brand; write: ReturnType<typeof use
 function PromptSettings() {
   const values = useApi<FilterValues>('/filters')
   const brandId = values.data?.brands[0]?.id
-  // Without per_page the route returns every prompt (DESIGN §4); it needs some brand for its performance column.
+  // Without per_page the route returns every prompt (docs/api-conventions.md); it needs some brand for its performance column.
   const list = useApi<{ prompts: PromptRow[] }>(brandId ? '/prompts' : null, brandId ? new URLSearchParams({ brand_id: brandId }) : undefined)
   const { write, status } = useWrite()
   const add = async (event: FormEvent<HTMLFormElement>) => {

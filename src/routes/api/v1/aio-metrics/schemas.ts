@@ -5,7 +5,7 @@ import { RatioCi } from '../../../../http/uncertainty-schemas.js'
 const TargetBrand = Type.Optional(UuidParam('Report on this brand only (any brand of the workspace). Default: every active brand.'))
 
 // The spec lists no provider/model filters here: AI overviews come from one search engine.
-// include_uncertainty is Beacon's (DESIGN §17): without it the answer is exactly the spec's.
+// include_uncertainty is Beacon's (docs/uncertainty-and-discovery.md): without it the answer is exactly the spec's.
 export const AioMetricsQuery = Type.Object(
   {
     start_date: StartDate,

@@ -1,4 +1,4 @@
-// Competitor discovery (DESIGN §17): the route that queues the scan, and the evidence a
+// Competitor discovery (docs/uncertainty-and-discovery.md): the route that queues the scan, and the evidence a
 // discovered brand's detail carries.
 import { Type } from 'typebox'
 import { EnvelopeWithJob, IsoDateTime, Responses } from '../../../../http/schemas.js'

@@ -1,4 +1,4 @@
-// Collection routes (DESIGN §14): targets, credentials, runs.
+// Collection routes (docs/collection.md): targets, credentials, runs.
 import { Type } from 'typebox'
 import { Envelope, ErrorEnvelope, IsoDateTime, Page, PaginationWithNav, PerPage, Responses, UuidParam } from '../../../../http/schemas.js'
 import { PROVIDERS } from '../../../../core/providers.js'

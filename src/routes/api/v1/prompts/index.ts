@@ -13,7 +13,7 @@ export const promptsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { query } = request
     const { workspaceId } = request.auth
     const filters = await resolveAnalyticsFilters(request.db, workspaceId, query)
-    // DESIGN §4: per_page given → pages of that size; absent → everything on one page.
+    // docs/api-conventions.md: per_page given → pages of that size; absent → everything on one page.
     const paged = query.per_page !== undefined ? { page: query.page ?? 1, perPage: query.per_page } : undefined
     const { prompts, totalItems } = await getPromptPerformance(request.db, workspaceId, query.brand_id, filters, paged)
     if (paged) return { success: true as const, data: { prompts, pagination: paginationPlain(paged, totalItems) } }

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { PeriodChangeTest, SampleSize, VisibilityCi } from '../../../../http/uncertainty-schemas.js'
 import { AnalyticsFilters, Envelope, IsoDate, IsoDateTime, Page, PaginationPlain, Responses, UuidParam } from '../../../../http/schemas.js'
 
-// No default here on purpose: an absent per_page means "every prompt on one page" (DESIGN §4).
+// No default here on purpose: an absent per_page means "every prompt on one page" (docs/api-conventions.md).
 const OptionalPerPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page, 1 to 100. Without it every prompt comes on one page.' }))
 
 export const PromptListQuery = Type.Object(

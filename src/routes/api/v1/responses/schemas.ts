@@ -87,7 +87,7 @@ const ResponseDetail = Type.Object(
 export const getResponseSchema = {
   summary: 'One stored AI response in full',
   description:
-    'An extension (DESIGN §15): the full answer with its prompt, the brands it mentions with their spans (UTF-16 offsets into content) and its citations with source types and the web searches the engine ran for it (search_queries). An id of another workspace is 404.',
+    'An extension (docs/dashboard.md): the full answer with its prompt, the brands it mentions with their spans (UTF-16 offsets into content) and its citations with source types and the web searches the engine ran for it (search_queries). An id of another workspace is 404.',
   tags: ['analytics'],
   params: Type.Object({ response_id: UuidParam('Response id (see GET /api/v1/responses)') }, { additionalProperties: false }),
   response: Responses(Envelope(ResponseDetail, { message: false })),

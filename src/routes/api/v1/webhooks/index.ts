@@ -1,4 +1,4 @@
-// Webhooks (DESIGN §16). The URL is checked against the SSRF rules when saved and again on
+// Webhooks (docs/agents-and-notifications.md). The URL is checked against the SSRF rules when saved and again on
 // every connection; the secret is generated here and shown once.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AppError, invalidParameter, notFound } from '../../../../core/errors.js'
