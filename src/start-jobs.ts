@@ -11,7 +11,7 @@ import { WEBHOOK_DELIVERY } from './webhooks/events.js'
 import { webhookDeliveryTask } from './webhooks/delivery-task.js'
 import { discoveryJob } from './jobs/discovery-job.js'
 import { NOTIFICATION_DELIVERY } from './notifications/events.js'
-import { notificationDeliveryTask } from './jobs/notification-delivery-task.js'
+import { notificationDeliveryTask } from './notifications/delivery-task.js'
 
 /**
  * Background work should not take every core from the requests being served: jobs analyse

@@ -1,12 +1,11 @@
 // Emitting to notification channels, as src/webhooks/emit.ts does for webhooks: one delivery
 // per active channel subscribed to the event, its first attempt queued as a task in the
 // caller's transaction (a rolled-back run notifies nobody).
-import { createHash } from 'node:crypto'
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
-import { webhookPayload } from '../webhooks/emit.js'
+import { deliveryAttemptTaskId, webhookPayload } from '../webhooks/events.js'
 import { subscribedChannels } from './channels.js'
 import { NOTIFICATION_DELIVERY, type NotificationEvent, type NotificationEventData } from './events.js'
 
@@ -18,10 +17,7 @@ export interface NotificationTaskData {
 }
 
 /** A fixed task id per delivery and attempt: queuing the same attempt twice queues it once. */
-export function notificationAttemptTaskId(deliveryId: string, attempt: number): string {
-  const hex = createHash('sha256').update(`notification-attempt:${deliveryId}:${attempt}`).digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
+export const notificationAttemptTaskId = (deliveryId: string, attempt: number): string => deliveryAttemptTaskId('notification', deliveryId, attempt)
 
 /** Records one delivery of `type` for one channel and queues its first attempt; `db` is scoped to the workspace. */
 export async function queueNotification(db: DB, workspaceId: string, channelId: string, type: string, data: object, tasks: TaskSender): Promise<string> {

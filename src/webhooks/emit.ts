@@ -2,13 +2,12 @@
 // it, each with its first attempt queued as a task. Given the caller's transaction, the
 // deliveries and their tasks exist only once the caller's write commits (a rolled-back run
 // notifies nobody).
-import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
-import { WEBHOOK_DELIVERY, type WebhookEvent, type WebhookEventData } from './events.js'
+import { deliveryAttemptTaskId, WEBHOOK_DELIVERY, webhookPayload, type WebhookEvent, type WebhookEventData } from './events.js'
 import { emitNotificationEvent, hasChannelSubscribers } from '../notifications/emit.js'
 
 /** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */
@@ -20,13 +19,7 @@ export interface DeliveryTaskData {
 }
 
 /** A fixed task id per delivery and attempt: queuing the same attempt twice queues it once. */
-export function attemptTaskId(deliveryId: string, attempt: number): string {
-  const hex = createHash('sha256').update(`webhook-attempt:${deliveryId}:${attempt}`).digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
-
-/** The body every attempt of the delivery sends (Standard Webhooks: type, timestamp, data). */
-export const webhookPayload = (type: string, data: object, now: Date = new Date()) => JSON.stringify({ type, timestamp: now.toISOString(), data })
+export const attemptTaskId = (deliveryId: string, attempt: number): string => deliveryAttemptTaskId('webhook', deliveryId, attempt)
 
 /** Records one delivery of `type` for one webhook and queues its first attempt; `db` is a transaction scoped to the workspace. */
 export async function queueDelivery(db: DB, workspaceId: string, webhookId: string, type: string, data: object, tasks: TaskSender): Promise<string> {

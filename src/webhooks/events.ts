@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 // The events a webhook can subscribe to (docs/agents-and-notifications.md), and the one only a test send emits.
 export const WEBHOOK_EVENTS = ['collection.run.completed', 'collection.run.failed', 'visibility.changed'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
@@ -41,4 +43,16 @@ export interface WebhookEventData {
     current: VisibilityPeriod
     change: { delta: number; p_value: number; significant: true }
   }
+}
+
+/** The body every attempt of a delivery sends, to a webhook or a channel (Standard Webhooks: type, timestamp, data). */
+export const webhookPayload = (type: string, data: object, now: Date = new Date()) => JSON.stringify({ type, timestamp: now.toISOString(), data })
+
+/**
+ * A fixed task id per delivery and attempt (`kind` is `webhook` or `notification`): queuing the
+ * same attempt twice queues it once. A UUID shape, as the job queue's ids are.
+ */
+export function deliveryAttemptTaskId(kind: 'webhook' | 'notification', deliveryId: string, attempt: number): string {
+  const hex = createHash('sha256').update(`${kind}-attempt:${deliveryId}:${attempt}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { Webhook } from 'standardwebhooks'
 import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE, loadConfig } from '../../src/config.js'
 import { newWebhookSecret, signatureHeaders } from '../../src/webhooks/signature.js'
-import { attemptTaskId, webhookPayload } from '../../src/webhooks/emit.js'
+import { attemptTaskId } from '../../src/webhooks/emit.js'
+import { webhookPayload } from '../../src/webhooks/events.js'
 
 describe('webhook signatures', () => {
   it('verify with the standardwebhooks package; any change breaks them', () => {

@@ -5,14 +5,14 @@
 // to) or e-mail (nodemailer over SMTP_URL), and in one transaction logs the attempt,
 // updates the delivery and queues the next attempt when it failed and attempts remain.
 import { inWorkspace } from '../db/tenant-scope.js'
-import type { TaskDefinition } from './job-runtime.js'
+import type { TaskDefinition } from '../jobs/job-runtime.js'
 import { SecretBox, SecretKeyError } from '../security/secret-box.js'
 import { OutboundUrlError, parseOutboundUrl, type Resolver } from '../security/outbound-url.js'
 import { postWebhook, type PostOutcome } from '../webhooks/post-webhook.js'
-import { channelTargetContext, NOTIFICATION_DELIVERY } from '../notifications/events.js'
-import { notificationAttemptTaskId, type NotificationTaskData } from '../notifications/emit.js'
-import { renderNotification } from '../notifications/render.js'
-import { sendEmail } from '../notifications/send-email.js'
+import { channelTargetContext, NOTIFICATION_DELIVERY } from './events.js'
+import { notificationAttemptTaskId, type NotificationTaskData } from './emit.js'
+import { renderNotification } from './render.js'
+import { sendEmail } from './send-email.js'
 
 export interface NotificationDeliveryOptions {
   secretKey: string | undefined
