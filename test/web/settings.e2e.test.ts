@@ -153,7 +153,10 @@ describe.skipIf(!available).each(testBackends)('settings pages and guided start 
       .poll(async () => (await page.$$eval('[data-testid="start-suggestions"] li strong', (nodes) => nodes.map((n) => n.textContent ?? ''))).sort(), { timeout: 30_000 })
       .toEqual(expected)
     if (expected.length === 0) expect(await page.textContent('main')).toContain('No other names found yet')
-    else expect(await page.locator('[data-testid="discovered-prompt-ideas"] button').count()).toBe(Math.min(3, expected.length))
+    // Prompt ideas: the engines' own top searches of the first run, then one per discovered name (at most three).
+    const searched = await api<{ search_queries: { query: string }[] }>('/search-queries?per_page=3')
+    const ideas = new Set([...searched.search_queries.map((q) => q.query), ...suggested.competitors.slice(0, 3).map((b) => `What are the alternatives to ${b.name}?`)])
+    await expect.poll(async () => page.locator('[data-testid="discovered-prompt-ideas"] button').count(), { timeout: 30_000 }).toBe(ideas.size)
     await shot('guided-start-done')
     await page.click('button:has-text("Open the overview")')
     await page.waitForSelector('[data-testid="dashboard-table"] tbody tr', { timeout: 60_000 })

@@ -4,7 +4,7 @@
 // competitors discovered in the answers, then the overview. Every step writes through the
 // same API routes the settings pages use.
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import type { ApiBody, ApiData, Brand, CollectionRun, Credential, Pagination } from '../lib/api'
+import type { ApiBody, ApiData, Brand, CollectionRun, Credential, Pagination, SearchQueryRow } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { navigate } from '../lib/router'
 import { useApi } from '../lib/session'
@@ -287,8 +287,10 @@ function DiscoveryStep({ brand, category }: { brand: string; category: string })
     started.current = true
     void run('POST', '/brands/discover', {}, 'look for competitors').then((result) => result?.job && setJob(result.job.id))
   }, [run])
+  // What the engines themselves searched while answering the first run: real phrasings of the category.
+  const searched = useApi<{ search_queries: SearchQueryRow[] }>('/search-queries', new URLSearchParams({ per_page: '3' }))
   const names = suggested.data?.competitors ?? []
-  const ideas = names.slice(0, 3).map((n) => `What are the alternatives to ${n.name}?`)
+  const ideas = [...new Set([...(searched.data?.search_queries ?? []).map((q) => q.query), ...names.slice(0, 3).map((n) => `What are the alternatives to ${n.name}?`)])]
   return (
     <Section title="6. Competitors the engines name">
       {status}
@@ -319,7 +321,7 @@ function DiscoveryStep({ brand, category }: { brand: string; category: string })
       )}
       {ideas.length > 0 && (
         <div className="inline-form" data-testid="discovered-prompt-ideas">
-          <span className="muted">Prompt ideas from these names:</span>
+          <span className="muted">Prompt ideas from the engines' own searches and the names they gave:</span>
           {ideas.map((text) => (
             <button
               key={text}
