@@ -43,6 +43,8 @@ describe.runIf(enabled)('three instances on one PostgreSQL and one Redis', () =>
       OPENAI_BASE_URL: `${provider.url}/v1`,
       OPENAI_API_KEY: 'sk-scale-out',
       COLLECTION_SCHEDULER_SECONDS: '2',
+      // every-minute schedules, so a slot comes within the test (the default refuses them: at most hourly)
+      COLLECTION_MIN_INTERVAL_MINUTES: '1',
       JOBS_POLL_SECONDS: '1',
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL as string,
