@@ -7,8 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseChatCompletion } from '../../../src/collection/adapters/chat-completions.js'
 import { createAnswerAdapter } from '../../../src/collection/adapters/index.js'
-import { AnswerOutcomeError } from '../../../src/collection/adapters/outcome-error.js'
-import { type AnswerTarget } from '../../../src/collection/adapters/types.js'
+import { ProviderError, type AnswerTarget } from '../../../src/collection/adapters/types.js'
 import { ok, type ProviderFake } from '../../fakes/http-fake.js'
 import { startOpenAICompatibleFake } from '../../fakes/perplexity-fake.js'
 
@@ -77,9 +76,11 @@ describe('chat completions non-answers are outcomes, never answers', () => {
     const body = completion(choice)
     const { answer, error } = await askCompatible(body)
     expect(answer).toBeUndefined()
-    expect(error).toBeInstanceOf(AnswerOutcomeError)
-    expect(error).toMatchObject({ outcome, kind: outcome, retryable: false, flagsTarget: false })
-    expect((error as AnswerOutcomeError).raw).toEqual(body)
+    // Through the openai_compatible adapter the error is rebuilt with fixed wording (the server's
+    // text never reaches messages), keeping the outcome's kind and its JSON for the audit table.
+    expect(error).toBeInstanceOf(ProviderError)
+    expect(error).toMatchObject({ kind: outcome, retryable: false, flagsTarget: false })
+    expect((error as ProviderError).nonAnswer?.raw).toEqual(body)
   })
 
   it('"stop" with text is an answer', () => {
