@@ -29,6 +29,8 @@ export default function KeySettings() {
   const list = useApi<{ keys: ApiKey[] }>('/keys')
   const { run, status } = useAction()
   const [created, setCreated] = useState<string | null>(null)
+  // The earliest expiry offered: tomorrow, read once (a render must not read the clock).
+  const [tomorrow] = useState(() => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
   const mine = list.data ? signedInKey(list.data.keys, token) : undefined
   // Only the signed-in key's own scopes can be given (the API answers 403 for any other).
   const allowed = mine ? ALL_SCOPES.filter((s) => mine.scopes.includes(s)) : []
@@ -104,7 +106,7 @@ export default function KeySettings() {
             </fieldset>
             <label>
               Expires (optional)
-              <input name="expires" type="date" min={new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)} />
+              <input name="expires" type="date" min={tomorrow} />
             </label>
             <button type="submit">Create key</button>
           </form>
