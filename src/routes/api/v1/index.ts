@@ -43,7 +43,15 @@ export const apiV1Routes: FastifyPluginAsyncTypebox<ApiV1Options> = async (app, 
   // The request's transaction ends before the answer leaves: committed for successes,
   // rolled back otherwise; an aborted request rolls back too.
   app.addHook('onSend', async (request, reply, payload) => {
-    await finishScopedTransaction(request, reply.statusCode < 400)
+    try {
+      await finishScopedTransaction(request, reply.statusCode < 400)
+    } catch (error) {
+      // A read-only transaction on a replica that went away after the handler read its
+      // snapshot: the answer stands (its commit changes nothing); only the replica is set aside.
+      if (!request.readReplica) throw error
+      request.log.warn({ replica: request.readReplica.label, err: error }, 'read replica went away after answering')
+      request.readReplica.markUnavailable()
+    }
     const key = cacheKeys.get(request)
     if (key && reply.statusCode === 200 && typeof payload === 'string' && !reply.getHeader('x-cache')) cache.set(key, payload)
     return payload
