@@ -26,6 +26,8 @@ export interface RunView {
   incomplete: number
   search_failed: number
   quota_exhausted: number
+  /** every counter added up (answersCounted): equals `planned` once the run has ended */
+  answers_counted: number
   tokens_in: number
   tokens_out: number
   cost_usd: number
@@ -58,6 +60,7 @@ export function runView(row: Selectable<CollectionRunTable>, errors: readonly Ru
     incomplete: row.incomplete,
     search_failed: row.search_failed,
     quota_exhausted: row.quota_exhausted,
+    answers_counted: answersCounted(row),
     tokens_in: Number(row.tokens_in),
     tokens_out: Number(row.tokens_out),
     cost_usd: Math.round(Number(row.cost_usd) * 1e6) / 1e6,

@@ -46,6 +46,25 @@ describe.each(testBackends)('responses match the OpenAPI document (%s)', (backen
     // Collection: the demo's target, a queued run and a stored credential.
     ids.target_id = DEMO_TARGET_ID
     ids.run_id = await createRun(ctx.database.db, demo.workspaceId, {}, ctx.app.jobs.tasks)
+    // One kept non-answer of that run, for GET /collection/runs/{run_id}/non-answers/{non_answer_id}.
+    ids.non_answer_id = '019a0000-0000-7000-8000-00000000a001'
+    await ctx.database.db
+      .insertInto('collection_non_answer')
+      .values({
+        workspace_id: demo.workspaceId,
+        id: ids.non_answer_id,
+        run_id: ids.run_id,
+        target_id: DEMO_TARGET_ID,
+        prompt_id: prompt.id,
+        external_id: `run:${ids.run_id}:${DEMO_TARGET_ID}:${prompt.id}:0`,
+        sample: 0,
+        attempt: 0,
+        outcome: 'refused',
+        reason: 'stop_reason: refusal',
+        provider: 'anthropic',
+        raw: JSON.stringify({ type: 'message', stop_reason: 'refusal', content: [] }),
+      })
+      .execute()
     await putCredential(ctx.database.db, demo.workspaceId, 'openai-main', { provider: 'openai', api_key: 'sk-test-openapi-1234' }, 'a-test-secret-key-of-at-least-32-characters')
     // A webhook with one delivery and one logged attempt for the webhook routes.
     const webhook = await createWebhook(

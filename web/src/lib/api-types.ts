@@ -5352,6 +5352,8 @@ export interface paths {
                   search_failed: number
                   /** @description The provider account is out of credit or daily quota (the target is flagged). Not stored as responses. All counters add up to planned */
                   quota_exhausted: number
+                  /** @description Planned answers that have an outcome: the sum of every counter above; equals planned once the run has ended */
+                  answers_counted: number
                   tokens_in: number
                   tokens_out: number
                   cost_usd: number
@@ -5483,6 +5485,8 @@ export interface paths {
                 search_failed: number
                 /** @description The provider account is out of credit or daily quota (the target is flagged). Not stored as responses. All counters add up to planned */
                 quota_exhausted: number
+                /** @description Planned answers that have an outcome: the sum of every counter above; equals planned once the run has ended */
+                answers_counted: number
                 tokens_in: number
                 tokens_out: number
                 cost_usd: number
@@ -5609,6 +5613,8 @@ export interface paths {
                 search_failed: number
                 /** @description The provider account is out of credit or daily quota (the target is flagged). Not stored as responses. All counters add up to planned */
                 quota_exhausted: number
+                /** @description Planned answers that have an outcome: the sum of every counter above; equals planned once the run has ended */
+                answers_counted: number
                 tokens_in: number
                 tokens_out: number
                 cost_usd: number
@@ -5624,6 +5630,269 @@ export interface paths {
                   message: string
                   count: number
                 }[]
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/collection/runs/{run_id}/non-answers': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Why answers of a run were not stored
+     * @description Every attempt of the run that the provider did not complete (refused, cut short, search failed, out of quota, unknown stop), oldest first, with the provider's reason, the prompt and the target. Without the provider's raw JSON, which can be large: GET …/non-answers/{non_answer_id} returns it. Scope read:analytics.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Only this outcome */
+          outcome?: 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted' | 'unexpected_stop'
+          /** @description Page number, from 1. */
+          page?: number
+          /** @description Items per page, 1 to 100. */
+          per_page?: number
+        }
+        header?: never
+        path: {
+          /** @description Collection run id */
+          run_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                non_answers: {
+                  /** Format: uuid */
+                  id: string
+                  /** Format: uuid */
+                  run_id: string
+                  /** Format: uuid */
+                  target_id: string
+                  /** Format: uuid */
+                  prompt_id: string
+                  prompt: string | null
+                  /**
+                   * @description `refused`, `incomplete` (cut by the output limit), `search_failed`, `quota_exhausted`, or `unexpected_stop` (a stop value Beacon does not know; the answer counts as failed)
+                   * @enum {unknown}
+                   */
+                  outcome: 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted' | 'unexpected_stop'
+                  /** @description The provider's own field and value, e.g. `stop_reason: refusal`, `finishReason: SAFETY`, `error.code: insufficient_quota` */
+                  reason: string
+                  provider: string | null
+                  model: string | null
+                  model_served: string | null
+                  sample: number
+                  /** @description Attempts of one planned answer are numbered from 0: a cut answer asked again with a larger limit is attempt 1 */
+                  attempt: number
+                  tokens_in: number
+                  tokens_out: number
+                  /** @description What the provider billed for it, charged to the run and the budget */
+                  cost_usd: number
+                  /** Format: date-time */
+                  created_at: string
+                  /** @description Whether the provider's JSON was kept (GET …/non-answers/{non_answer_id} returns it) */
+                  has_raw: boolean
+                }[]
+                pagination: {
+                  page: number
+                  per_page: number
+                  total_items: number
+                  total_pages: number
+                  has_next: boolean
+                  has_prev: boolean
+                }
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '4XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+        /** @description Every error has this shape. */
+        '5XX': {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: false
+              error: {
+                /** @description Machine-readable code, e.g. invalid_parameter, not_found, insufficient_scope */
+                code: string
+                /** @description What went wrong and what to do about it */
+                message: string
+                /** @description The parameter at fault, when there is one */
+                param?: string
+                request_id: string
+                details?: unknown
+              }
+            }
+          }
+        }
+      }
+    }
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/api/v1/collection/runs/{run_id}/non-answers/{non_answer_id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * One non-answer with the provider's JSON
+     * @description The non-answer and `raw`: the provider's response body (or error body, for an exhausted quota) as received, for audit and re-parsing. Request headers and keys are never stored, so never returned. Scope read:analytics.
+     */
+    get: {
+      parameters: {
+        query?: never
+        header?: never
+        path: {
+          /** @description Collection run id */
+          run_id: string
+          /** @description Non-answer id (from GET /collection/runs/{run_id}/non-answers) */
+          non_answer_id: string
+        }
+        cookie?: never
+      }
+      requestBody?: never
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown
+          }
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true
+              data: {
+                /** Format: uuid */
+                id: string
+                /** Format: uuid */
+                run_id: string
+                /** Format: uuid */
+                target_id: string
+                /** Format: uuid */
+                prompt_id: string
+                prompt: string | null
+                /**
+                 * @description `refused`, `incomplete` (cut by the output limit), `search_failed`, `quota_exhausted`, or `unexpected_stop` (a stop value Beacon does not know; the answer counts as failed)
+                 * @enum {unknown}
+                 */
+                outcome: 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted' | 'unexpected_stop'
+                /** @description The provider's own field and value, e.g. `stop_reason: refusal`, `finishReason: SAFETY`, `error.code: insufficient_quota` */
+                reason: string
+                provider: string | null
+                model: string | null
+                model_served: string | null
+                sample: number
+                /** @description Attempts of one planned answer are numbered from 0: a cut answer asked again with a larger limit is attempt 1 */
+                attempt: number
+                tokens_in: number
+                tokens_out: number
+                /** @description What the provider billed for it, charged to the run and the budget */
+                cost_usd: number
+                /** Format: date-time */
+                created_at: string
+                /** @description Whether the provider's JSON was kept (GET …/non-answers/{non_answer_id} returns it) */
+                has_raw: boolean
+                /** @description The provider's JSON as received; null when none was kept */
+                raw: unknown
               }
             }
           }
@@ -5741,6 +6010,8 @@ export interface paths {
                 search_failed: number
                 /** @description The provider account is out of credit or daily quota (the target is flagged). Not stored as responses. All counters add up to planned */
                 quota_exhausted: number
+                /** @description Planned answers that have an outcome: the sum of every counter above; equals planned once the run has ended */
+                answers_counted: number
                 tokens_in: number
                 tokens_out: number
                 cost_usd: number

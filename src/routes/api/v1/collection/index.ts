@@ -12,16 +12,21 @@ import { getTarget } from '../../../../queries/collection/get-target.js'
 import { listCredentials } from '../../../../queries/collection/list-credentials.js'
 import { getRun } from '../../../../queries/collection/get-run.js'
 import { listRuns } from '../../../../queries/collection/list-runs.js'
+import { listNonAnswers } from '../../../../queries/collection/list-non-answers.js'
+import { getNonAnswer } from '../../../../queries/collection/get-non-answer.js'
 import {
   cancelRunRoute,
   createRunRoute,
   createTargetRoute,
   deleteCredentialRoute,
   deleteTargetRoute,
+  getNonAnswerRoute,
   getRunRoute,
   getTargetRoute,
   listCredentialsRoute,
+  listNonAnswersRoute,
   listRunsRoute,
+  NON_ANSWERS_PER_PAGE,
   listTargetsRoute,
   putCredentialRoute,
   RUNS_PER_PAGE,
@@ -105,6 +110,19 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const run = await getRun(request.db, request.auth.workspaceId, request.params.run_id)
     if (!run) throw notFound('Collection run')
     return { success: true as const, data: run }
+  })
+
+  app.get('/collection/runs/:run_id/non-answers', listNonAnswersRoute, async (request) => {
+    const page = pageRequest(request.query, NON_ANSWERS_PER_PAGE)
+    const found = await listNonAnswers(request.db, request.auth.workspaceId, request.params.run_id, { outcome: request.query.outcome }, page)
+    if (!found) throw notFound('Collection run')
+    return { success: true as const, data: { non_answers: found.nonAnswers, pagination: paginationWithNav(page, found.totalItems) } }
+  })
+
+  app.get('/collection/runs/:run_id/non-answers/:non_answer_id', getNonAnswerRoute, async (request) => {
+    const nonAnswer = await getNonAnswer(request.db, request.auth.workspaceId, request.params.run_id, request.params.non_answer_id)
+    if (!nonAnswer) throw notFound('Non-answer')
+    return { success: true as const, data: nonAnswer }
   })
 
   app.post('/collection/runs/:run_id/cancel', cancelRunRoute, async (request) => {

@@ -4,6 +4,7 @@ import { Envelope, ErrorEnvelope, IsoDateTime, Page, PaginationWithNav, PerPage,
 import { PROVIDERS } from '../../../../core/providers.js'
 import { CREDENTIAL_PROVIDERS } from '../../../../collection/credentials.js'
 import { MAX_TARGETS_PER_WORKSPACE } from '../../../../collection/targets.js'
+import { NON_ANSWER_OUTCOMES } from '../../../../collection/non-answer-view.js'
 
 const manage = { scopes: ['manage:workspace' as const] }
 const write = { scopes: ['write:data' as const] }
@@ -11,6 +12,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false })
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
 export const RUNS_PER_PAGE = 20
+export const NON_ANSWERS_PER_PAGE = 50
 
 const targetFields = {
   kind: Type.Enum(['answer', 'aio'], { description: '`answer` (default) asks an AI provider; `aio` records whether a search shows an AI overview, and its text' }),
@@ -216,6 +218,7 @@ export const RunSchema = Type.Object(
     quota_exhausted: Type.Integer({
       description: 'The provider account is out of credit or daily quota (the target is flagged). Not stored as responses. All counters add up to planned',
     }),
+    answers_counted: Type.Integer({ description: 'Planned answers that have an outcome: the sum of every counter above; equals planned once the run has ended' }),
     tokens_in: Type.Integer(),
     tokens_out: Type.Integer(),
     cost_usd: Type.Number(),
@@ -282,5 +285,68 @@ export const cancelRunRoute = {
     params: RunParams,
     querystring: NoQuery,
     response: Responses(Envelope(RunSchema, { message: true })),
+  },
+}
+
+const NonAnswerParams = Type.Object({ run_id: UuidParam('Collection run id'), non_answer_id: UuidParam('Non-answer id (from GET /collection/runs/{run_id}/non-answers)') })
+
+const nonAnswerFields = {
+  id: Type.String({ format: 'uuid' }),
+  run_id: Type.String({ format: 'uuid' }),
+  target_id: Type.String({ format: 'uuid' }),
+  prompt_id: Type.String({ format: 'uuid' }),
+  prompt: Nullable(Type.String({ description: 'The prompt asked; null once the prompt was deleted' })),
+  outcome: Type.Enum([...NON_ANSWER_OUTCOMES], {
+    description:
+      '`refused`, `incomplete` (cut by the output limit), `search_failed`, `quota_exhausted`, or `unexpected_stop` (a stop value Beacon does not know; the answer counts as failed)',
+  }),
+  reason: Type.String({ description: "The provider's own field and value, e.g. `stop_reason: refusal`, `finishReason: SAFETY`, `error.code: insufficient_quota`" }),
+  provider: Nullable(Type.String({ description: 'The provider (or SERP API) asked' })),
+  model: Nullable(Type.String({ description: "The target's model; null once the target was deleted" })),
+  model_served: Nullable(Type.String({ description: 'The model the provider says answered, when it said' })),
+  sample: Type.Integer(),
+  attempt: Type.Integer({ description: 'Attempts of one planned answer are numbered from 0: a cut answer asked again with a larger limit is attempt 1' }),
+  tokens_in: Type.Integer(),
+  tokens_out: Type.Integer(),
+  cost_usd: Type.Number({ description: 'What the provider billed for it, charged to the run and the budget' }),
+  created_at: IsoDateTime,
+  has_raw: Type.Boolean({ description: "Whether the provider's JSON was kept (GET …/non-answers/{non_answer_id} returns it)" }),
+}
+
+export const NonAnswerSchema = Type.Object(nonAnswerFields, { additionalProperties: false })
+
+export const listNonAnswersRoute = {
+  schema: {
+    summary: 'Why answers of a run were not stored',
+    description:
+      "Every attempt of the run that the provider did not complete (refused, cut short, search failed, out of quota, unknown stop), oldest first, with the provider's reason, the prompt and the target. Without the provider's raw JSON, which can be large: GET …/non-answers/{non_answer_id} returns it. Scope read:analytics.",
+    tags: ['collection'],
+    params: RunParams,
+    querystring: Type.Object(
+      {
+        outcome: Type.Optional(Type.Enum([...NON_ANSWER_OUTCOMES], { description: 'Only this outcome' })),
+        page: Page,
+        per_page: PerPage(NON_ANSWERS_PER_PAGE),
+      },
+      { additionalProperties: false },
+    ),
+    response: Responses(Envelope(Type.Object({ non_answers: Type.Array(NonAnswerSchema), pagination: PaginationWithNav }, { additionalProperties: false }), { message: false })),
+  },
+}
+
+export const getNonAnswerRoute = {
+  schema: {
+    summary: "One non-answer with the provider's JSON",
+    description:
+      "The non-answer and `raw`: the provider's response body (or error body, for an exhausted quota) as received, for audit and re-parsing. Request headers and keys are never stored, so never returned. Scope read:analytics.",
+    tags: ['collection'],
+    params: NonAnswerParams,
+    querystring: NoQuery,
+    response: Responses(
+      Envelope(
+        Type.Object({ ...nonAnswerFields, raw: Type.Unknown({ description: "The provider's JSON as received; null when none was kept" }) }, { additionalProperties: false }),
+        { message: false },
+      ),
+    ),
   },
 }
