@@ -1,13 +1,18 @@
 // Collection (docs/collection.md): targets (what to ask) and runs (with progress). Older servers
 // have no collection routes: a 404 shows that instead of an error.
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import { apiRequest, type ApiError, type CollectionRun, type CollectionTarget } from '../lib/api'
+import { apiRequest, type ApiData, type ApiError, type CollectionRun, type CollectionTarget, type Credential } from '../lib/api'
 import { formatCount, formatDateTime } from '../lib/format'
 import { useApi, useSession } from '../lib/session'
 import { Badge, DataTable, ErrorBox, Loading, Section } from '../components/ui'
+import { TargetForm, targetLabel } from '../components/target-form'
 
-const PROVIDERS = ['openai', 'anthropic', 'google', 'perplexity']
+type NonAnswerPage = ApiData<'/collection/runs/{run_id}/non-answers'>
+type NonAnswer = NonAnswerPage['non_answers'][number]
+type NonAnswerDetail = ApiData<'/collection/runs/{run_id}/non-answers/{non_answer_id}'>
+
+const NON_ANSWERS_PER_PAGE = 25
 const ACTIVE = new Set(['queued', 'running'])
 
 /** Lists arrive as `{targets: […]}` / `{runs: […]}` (or a bare array). */
@@ -17,18 +22,17 @@ function listOf<T>(data: unknown, name: string): T[] {
   return Array.isArray(inner) ? (inner as T[]) : []
 }
 
-type Counted = 'succeeded' | 'failed' | 'duplicates' | 'skipped' | 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'
+/** The share of planned answers that have an outcome; the server adds the counters up (answers_counted). */
+export const runProgress = (run: Pick<CollectionRun, 'planned' | 'answers_counted'>): number => (run.planned > 0 ? Math.min(1, run.answers_counted / run.planned) : 0)
 
-/** Answers with an outcome: asked and stored, failed, already stored, skipped (budget, cancel), or not answered by the engine. */
-export const runDone = (run: Pick<CollectionRun, Counted>): number =>
-  run.succeeded + run.failed + run.duplicates + (run.skipped ?? 0) + (run.refused ?? 0) + (run.incomplete ?? 0) + (run.search_failed ?? 0) + (run.quota_exhausted ?? 0)
-
-export const runProgress = (run: Pick<CollectionRun, 'planned' | Counted>): number => (run.planned > 0 ? Math.min(1, runDone(run) / run.planned) : 0)
-
-const targetLabel = (t: CollectionTarget) => (t.kind === 'aio' ? `AI overview · ${t.serp ?? ''} ${t.locale ?? ''}` : `${t.provider ?? ''} · ${t.model ?? ''}`)
+/** Planned answers the engines did not give: kept for audit, never stored (docs/collection.md). */
+const notAnswered = (run: Pick<CollectionRun, 'refused' | 'incomplete' | 'search_failed' | 'quota_exhausted'>) =>
+  run.refused + run.incomplete + run.search_failed + run.quota_exhausted
 
 export default function Collection() {
   const targets = useApi<unknown>('/collection/targets')
+  // Stored keys need manage:workspace; without it the form offers the server's environment only.
+  const credentials = useApi<Credential[]>('/collection/credentials')
   // Polled while a run is queued or running, so its progress moves on screen.
   const runsQuery = useApi<unknown>('/collection/runs', undefined, {
     refetchInterval: (data) => (listOf<CollectionRun>(data, 'runs').some((r) => ACTIVE.has(r.state)) ? 1500 : false),
@@ -47,13 +51,13 @@ export default function Collection() {
   return (
     <>
       <h1>Collection</h1>
-      <Targets query={targets} />
+      <Targets query={targets} credentials={Array.isArray(credentials.data) ? credentials.data : []} />
       <Runs data={runsQuery.data} error={runsQuery.error} pending={runsQuery.isPending} />
     </>
   )
 }
 
-function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
+function Targets({ query, credentials }: { query: ReturnType<typeof useApi<unknown>>; credentials: readonly Credential[] }) {
   const { key } = useSession()
   const client = useQueryClient()
   const [error, setError] = useState<Error | null>(null)
@@ -65,20 +69,6 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
     } catch (e) {
       setError(e as Error)
     }
-  }
-  const add = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    void act('POST', '/collection/targets', {
-      provider: form.get('provider'),
-      model: String(form.get('model') ?? '').trim(),
-      api: form.get('api'),
-      base_url: form.get('api') === 'openai_compatible' ? String(form.get('base_url') ?? '').trim() || undefined : undefined,
-      web_search: form.get('web_search') === 'on',
-      samples: Number(form.get('samples') ?? 1),
-      schedule: String(form.get('schedule') ?? '').trim() || undefined,
-      enabled: true,
-    })
   }
   if (query.isPending) return <Loading />
   if (query.isError) return <ErrorBox error={query.error} retry={() => void query.refetch()} />
@@ -130,44 +120,7 @@ function Targets({ query }: { query: ReturnType<typeof useApi<unknown>> }) {
           ]}
         />
       )}
-      <form className="inline-form" onSubmit={add} aria-label="Add a target">
-        <label>
-          Provider
-          <select name="provider" defaultValue="openai">
-            {PROVIDERS.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Model
-          <input name="model" required placeholder="gpt-4o" />
-        </label>
-        <label>
-          API
-          <select name="api" defaultValue="native">
-            <option value="native">native (the provider's SDK)</option>
-            <option value="openai_compatible">OpenAI-compatible (base URL)</option>
-            <option value="demo">demo (no network)</option>
-          </select>
-        </label>
-        <label>
-          Base URL
-          <input name="base_url" type="url" placeholder="http://127.0.0.1:11434/v1" />
-        </label>
-        <label>
-          Samples
-          <input name="samples" type="number" min={1} max={10} defaultValue={1} />
-        </label>
-        <label>
-          Schedule (cron)
-          <input name="schedule" placeholder="0 6 * * *" />
-        </label>
-        <label className="check">
-          <input name="web_search" type="checkbox" /> Web search
-        </label>
-        <button type="submit">Add target</button>
-      </form>
+      <TargetForm credentials={credentials} />
       <div className="actions">
         <button type="button" onClick={() => void act('POST', '/collection/runs', {})} disabled={targets.length === 0}>
           Run now
@@ -182,6 +135,7 @@ function Runs({ data, error, pending }: { data: unknown; error: ApiError | null;
   const { key } = useSession()
   const client = useQueryClient()
   const [cancelError, setCancelError] = useState<Error | null>(null)
+  const [shown, setShown] = useState<string | null>(null)
   const onCancel = async (id: string) => {
     setCancelError(null)
     try {
@@ -194,6 +148,7 @@ function Runs({ data, error, pending }: { data: unknown; error: ApiError | null;
   if (pending) return <Loading />
   if (error) return <ErrorBox error={error} />
   const runs = listOf<CollectionRun>(data, 'runs')
+  const shownRun = runs.find((r) => r.id === shown)
   return (
     <Section title="Runs">
       {cancelError && <ErrorBox error={cancelError} />}
@@ -213,12 +168,26 @@ function Runs({ data, error, pending }: { data: unknown; error: ApiError | null;
               key: 'progress',
               label: 'Progress',
               render: (r) => (
-                <span data-testid="run-progress" data-done={runDone(r)} data-planned={r.planned}>
-                  <progress max={1} value={runProgress(r)} aria-label="Run progress" /> {formatCount(runDone(r))} / {formatCount(r.planned)}
+                <span data-testid="run-progress" data-done={r.answers_counted} data-planned={r.planned}>
+                  <progress max={1} value={runProgress(r)} aria-label="Run progress" /> {formatCount(r.answers_counted)} / {formatCount(r.planned)}
                 </span>
               ),
             },
             { key: 'failed', label: 'Failed', numeric: true, sort: (r) => r.failed, render: (r) => formatCount(r.failed) },
+            {
+              key: 'not_answered',
+              label: 'Not answered',
+              numeric: true,
+              sort: (r) => notAnswered(r),
+              render: (r) =>
+                notAnswered(r) === 0 ? (
+                  '0'
+                ) : (
+                  <button type="button" aria-pressed={shown === r.id} onClick={() => setShown(shown === r.id ? null : r.id)} title="Why these answers were not stored">
+                    {formatCount(notAnswered(r))} · why?
+                  </button>
+                ),
+            },
             { key: 'cost', label: 'Cost (USD)', numeric: true, sort: (r) => r.cost_usd, render: (r) => r.cost_usd.toFixed(4) },
             { key: 'errors', label: 'Errors', render: (r) => r.errors.map((e) => `${e.code} ×${e.count}: ${e.message}`).join('; ') },
             {
@@ -234,6 +203,95 @@ function Runs({ data, error, pending }: { data: unknown; error: ApiError | null;
           ]}
         />
       )}
+      {shownRun && <NonAnswers run={shownRun} key={shownRun.id} />}
     </Section>
+  )
+}
+
+const OUTCOME_LABEL: Record<NonAnswer['outcome'], string> = {
+  refused: 'refused',
+  incomplete: 'cut short',
+  search_failed: 'search failed',
+  quota_exhausted: 'out of quota',
+  unexpected_stop: 'unknown stop',
+}
+
+/** Why a run's answers were not stored: every attempt the provider did not complete, with its own reason. */
+function NonAnswers({ run }: { run: CollectionRun }) {
+  const [page, setPage] = useState(1)
+  const [raw, setRaw] = useState<string | null>(null)
+  const params = new URLSearchParams({ page: String(page), per_page: String(NON_ANSWERS_PER_PAGE) })
+  const query = useApi<NonAnswerPage>(`/collection/runs/${run.id}/non-answers`, params, { refetchInterval: ACTIVE.has(run.state) ? 1500 : false })
+  return (
+    <section className="non-answers" data-testid="non-answers" aria-label={`Answers of the run started ${formatDateTime(run.created_at)} that were not stored`}>
+      <h3>Not stored: what the providers sent instead</h3>
+      <p className="hint">
+        Refused, cut short, failed searches and exhausted quotas are counted on the run but never stored as answers, so they never lower visibility. A cut answer is asked once more
+        with a larger limit: both attempts are listed.
+      </p>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <ErrorBox error={query.error} retry={() => void query.refetch()} />
+      ) : query.data.non_answers.length === 0 ? (
+        <p className="state empty">Nothing kept for this run.</p>
+      ) : (
+        <>
+          <DataTable
+            testId="non-answers-table"
+            caption="Attempts the providers did not complete, oldest first"
+            rows={query.data.non_answers}
+            rowKey={(n) => n.id}
+            columns={[
+              { key: 'created_at', label: 'When', render: (n) => formatDateTime(n.created_at) },
+              { key: 'outcome', label: 'Outcome', render: (n) => <Badge tone={n.outcome === 'quota_exhausted' ? 'failed' : 'neutral'}>{OUTCOME_LABEL[n.outcome]}</Badge> },
+              { key: 'target', label: 'Target', render: (n) => `${n.provider ?? '?'} · ${n.model ?? n.model_served ?? 'target removed'}` },
+              { key: 'prompt', label: 'Prompt', render: (n) => n.prompt ?? '(prompt deleted)' },
+              { key: 'reason', label: "Provider's reason", render: (n) => <code>{n.reason}</code> },
+              { key: 'attempt', label: 'Attempt', numeric: true, render: (n) => formatCount(n.attempt + 1) },
+              {
+                key: 'raw',
+                label: '',
+                render: (n) =>
+                  n.has_raw ? (
+                    <button type="button" aria-pressed={raw === n.id} onClick={() => setRaw(raw === n.id ? null : n.id)}>
+                      JSON
+                    </button>
+                  ) : null,
+              },
+            ]}
+          />
+          {query.data.pagination.total_pages > 1 && (
+            <nav className="pager" aria-label="Pages of non-answers">
+              <button type="button" disabled={!query.data.pagination.has_prev} onClick={() => setPage(page - 1)}>
+                ← Previous
+              </button>
+              <span>
+                Page {page} of {query.data.pagination.total_pages} · {formatCount(query.data.pagination.total_items)} items
+              </span>
+              <button type="button" disabled={!query.data.pagination.has_next} onClick={() => setPage(page + 1)}>
+                Next →
+              </button>
+            </nav>
+          )}
+          {raw && <RawJson runId={run.id} nonAnswerId={raw} />}
+        </>
+      )}
+    </section>
+  )
+}
+
+/** The provider's JSON of one non-answer, fetched only when asked for (it can be large). */
+function RawJson({ runId, nonAnswerId }: { runId: string; nonAnswerId: string }) {
+  const query = useApi<NonAnswerDetail>(`/collection/runs/${runId}/non-answers/${nonAnswerId}`)
+  if (query.isPending) return <Loading />
+  if (query.isError) return <ErrorBox error={query.error} />
+  return (
+    <figure className="raw-json" data-testid="non-answer-raw">
+      <figcaption>
+        What {query.data.provider ?? 'the provider'} sent ({query.data.reason})
+      </figcaption>
+      <pre>{JSON.stringify(query.data.raw, null, 2)}</pre>
+    </figure>
   )
 }
