@@ -1,4 +1,4 @@
-// Collection routes (docs/collection.md): targets, credentials, runs.
+// Collection routes (docs/collection.md): targets, credentials, runs and their non-answers.
 import { Type } from 'typebox'
 import { Envelope, ErrorEnvelope, IsoDateTime, Page, PaginationWithNav, PerPage, Responses, UuidParam } from '../../../../http/schemas.js'
 import { PROVIDERS } from '../../../../core/providers.js'
