@@ -267,11 +267,14 @@ function tokenRange(tokens: SentenceTokens, spans: readonly [number, number][]):
 
 // A sentence's structure is asked for by each brand it names, by the block it leads and
 // by the block it sits in; it is built once.
-const structures = new WeakMap<ScoredSentence, Structure>()
-function structureOf(sentence: ScoredSentence, tokens: SentenceTokens): Structure {
-  let structure = structures.get(sentence)
-  if (!structure) structures.set(sentence, (structure = buildStructure(tokens, null)))
-  return structure
+// It is kept on the sentence's tokens (it depends on nothing else) under a private key
+// rather than in a WeakMap: an answer makes dozens of short-lived sentences, and weak-map
+// entries make every garbage collection do extra work for them.
+const STRUCTURE = Symbol('structure')
+type CachedTokens = SentenceTokens & { [STRUCTURE]?: Structure }
+function structureOf(_sentence: ScoredSentence, tokens: SentenceTokens): Structure {
+  const cached = tokens as CachedTokens
+  return (cached[STRUCTURE] ??= buildStructure(tokens, null))
 }
 
 function buildStructure(tokens: SentenceTokens, forced: [number, number] | null): Structure {
