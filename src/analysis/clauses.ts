@@ -619,7 +619,20 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
         const object = phrase.role === 'object'
         // "X beats Y": the verb's praise is X's; Y is ranked below (the comparative event).
         if (clause.comparative !== 0 && phrase.hits === 0) break
-        contributions.push({ c: e.c, sum: (object ? clause.sum : 0) + phrase.sum, hits: (object ? clause.hits : 0) + phrase.hits, shift: clause.shift })
+        let sum = (object ? clause.sum : 0) + phrase.sum
+        let hits = (object ? clause.hits : 0) + phrase.hits
+        if (phrase.complement) {
+          // "The only drawback is the battery", "the best option is Sony": a copula makes
+          // its complement the same thing as a common-noun subject, so the subject's words
+          // describe it (the mirror of "X is a great choice").
+          for (const q of clause.phrases) {
+            const subject = phrases[q]
+            if (q === p || subject.role !== 'subject' || subject.entity || subject.anaphor || subject.person) continue
+            sum += subject.sum
+            hits += subject.hits
+          }
+        }
+        contributions.push({ c: e.c, sum, hits, shift: clause.shift })
         done[e.c] = 1
         break
       }
