@@ -5,7 +5,7 @@
 // the structure of a sentence is found once, without looking at which brands are
 // configured, and a brand's score then depends only on its own spans. Adding or removing
 // another brand therefore cannot change it. src/analysis/README.md lists the rules.
-import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, PERSONAL_POSSESSIVE, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
+import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, NEGATION, PERSONAL_POSSESSIVE, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
 import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
 import { LEXICON } from './sentiment-lexicon.js'
@@ -267,11 +267,14 @@ function tokenRange(tokens: SentenceTokens, spans: readonly [number, number][]):
 
 // A sentence's structure is asked for by each brand it names, by the block it leads and
 // by the block it sits in; it is built once.
-const structures = new WeakMap<ScoredSentence, Structure>()
-function structureOf(sentence: ScoredSentence, tokens: SentenceTokens): Structure {
-  let structure = structures.get(sentence)
-  if (!structure) structures.set(sentence, (structure = buildStructure(tokens, null)))
-  return structure
+// It is kept on the sentence's tokens (it depends on nothing else) under a private key
+// rather than in a WeakMap: an answer makes dozens of short-lived sentences, and weak-map
+// entries make every garbage collection do extra work for them.
+const STRUCTURE = Symbol('structure')
+type CachedTokens = SentenceTokens & { [STRUCTURE]?: Structure }
+function structureOf(_sentence: ScoredSentence, tokens: SentenceTokens): Structure {
+  const cached = tokens as CachedTokens
+  return (cached[STRUCTURE] ??= buildStructure(tokens, null))
 }
 
 function buildStructure(tokens: SentenceTokens, forced: [number, number] | null): Structure {
@@ -417,7 +420,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       else if (CONTRAST.has(w) && (w !== 'while' || pos[t] === 'SCONJ') && (w !== 'yet' || pos[t] === 'CCONJ' || t === 0 || pos[t - 1] === 'PUNCT')) {
         kind = 'contrast'
         shift = SHIFT.has(w)
-      } else if (FOIL.has(w) && isFoil(word, phrases, phraseOf, t)) kind = 'foil'
+      } else if ((FOIL.has(w) && isFoil(word, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
       else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
@@ -473,6 +476,17 @@ function isFoil(word: string[], phrases: Phrase[], phraseOf: Int32Array, t: numb
   }
   if (w === 'compared') return word[t + 1] === 'with' || word[t + 1] === 'to'
   return true
+}
+
+/**
+ * The second "as" of "not as good as Y": Y is what the subject falls short of, a
+ * comparison like "worse than Y". A plain equative ("as good as Y") ranks neither below
+ * the other, so it is no comparison.
+ */
+function closesNegatedEquative(word: string[], pos: string[], t: number): boolean {
+  if (word[t] !== 'as' || t < 2 || word[t - 2] !== 'as' || (pos[t - 1] !== 'ADJ' && pos[t - 1] !== 'ADV')) return false
+  for (let k = t - 3; k >= 0 && k >= t - 5; k--) if (NEGATION.has(word[k])) return true
+  return false
 }
 
 /** The phrase a relative pronoun at `t` refers to: the one ending just before it (or before its comma). */
@@ -616,7 +630,20 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
         const object = phrase.role === 'object'
         // "X beats Y": the verb's praise is X's; Y is ranked below (the comparative event).
         if (clause.comparative !== 0 && phrase.hits === 0) break
-        contributions.push({ c: e.c, sum: (object ? clause.sum : 0) + phrase.sum, hits: (object ? clause.hits : 0) + phrase.hits, shift: clause.shift })
+        let sum = (object ? clause.sum : 0) + phrase.sum
+        let hits = (object ? clause.hits : 0) + phrase.hits
+        if (phrase.complement) {
+          // "The only drawback is the battery", "the best option is Sony": a copula makes
+          // its complement the same thing as a common-noun subject, so the subject's words
+          // describe it (the mirror of "X is a great choice").
+          for (const q of clause.phrases) {
+            const subject = phrases[q]
+            if (q === p || subject.role !== 'subject' || subject.entity || subject.anaphor || subject.person) continue
+            sum += subject.sum
+            hits += subject.hits
+          }
+        }
+        contributions.push({ c: e.c, sum, hits, shift: clause.shift })
         done[e.c] = 1
         break
       }

@@ -25,7 +25,7 @@ export const SHIFT: ReadonlySet<string> = new Set(['but', 'however', 'yet', 'nev
 export const FOIL: ReadonlySet<string> = new Set(['than', 'unlike', 'versus', 'vs', 'vs.', 'compared', 'over'])
 /** Relative pronouns: the clause they open describes the noun phrase just before them. */
 export const RELATIVE: ReadonlySet<string> = new Set(['which', 'who', 'whose', 'that', 'where'])
-export const NEGATION: ReadonlySet<string> = new Set(['not', "n't", 'n’t', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nothing', 'hardly', 'barely'])
+export const NEGATION: ReadonlySet<string> = new Set(['not', "n't", 'n’t', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nothing', 'nowhere', 'hardly', 'barely'])
 /** Possessive determiners: "its pricing" is an aspect of whatever "it" is. */
 export const POSSESSIVE: ReadonlySet<string> = new Set(['its', 'their', 'his', 'her'])
 /** The writer's or reader's: "our waiter", "my order" start a phrase but point back to nothing. */

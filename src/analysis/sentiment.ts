@@ -153,6 +153,18 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
   }
 
+  // An equative ("as good as", "as fast as") compares on the adjective's own scale. wink
+  // reads "as good as" as a neutral set phrase and, after "not", often leaves the adjective
+  // unflagged, so "X is not as good as Y" scored 0 or even praise: the adjective gets its
+  // own score and a negation cue before the equative negates it (scope rules below).
+  let equative: Uint8Array | null = null
+  for (let i = 0; i + 2 < words.length; i++) {
+    if (words[i] !== 'as' || words[i + 2] !== 'as' || (pos[i + 1] !== 'ADJ' && pos[i + 1] !== 'ADV')) continue
+    if (tokenScore[i + 1] === 0 && !LEXICON.neutral.has(words[i + 1])) tokenScore[i + 1] = wordScore(words[i + 1])
+    equative ??= new Uint8Array(words.length)
+    equative[i + 1] = 1
+  }
+
   for (let s = 0; s < spans.length; s++) {
     const [startToken, endToken] = spans[s]
     const start = lineStart + starts[startToken]
@@ -171,7 +183,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       const word = words[t]
       if (isScopeBreak(word)) cueAt = -1
       else if (isNegationCue(word)) cueAt = t
-      if (tokenScore[t] !== 0 && negated[t] && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
+      if (tokenScore[t] !== 0 && (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
         scored++
@@ -182,6 +194,19 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
+}
+
+// wink's score of a word on its own (for an adjective wink masks inside a set phrase);
+// parsed once per word.
+const wordScores = new Map<string, number>()
+function wordScore(word: string): number {
+  let score = wordScores.get(word)
+  if (score === undefined) {
+    const winkNlp = getNlp()
+    score = winkNlp.readDoc(word).out(winkNlp.its.sentiment) as unknown as number
+    wordScores.set(word, (score = Number.isFinite(score) ? score : 0))
+  }
+  return score
 }
 
 // wink's sentence score is a mean of lexicon scores that are already in [-1, 1]; the

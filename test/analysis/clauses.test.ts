@@ -167,6 +167,22 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Asana lags behind Trello.', 'Trello')).toBe(1)
   })
 
+  it('gives the complement of a copula the words of its common-noun subject', () => {
+    // "The best option is X" is praise of X; "the only drawback is X" a complaint.
+    expect(signs('The best option for small teams is Notion.')).toEqual({ Notion: 1 })
+    expect(signs('The only drawback is Asana, which we use daily.')).toEqual({ Asana: -1 })
+    // A name as the subject keeps its own words: "Notion is Asana's rival" says nothing of Asana.
+    expect(signs('The excellent Notion is a rival of Asana.')).toEqual({ Notion: 1, Asana: 0 })
+  })
+
+  it('reads "not as good as" as falling short of the name after it', () => {
+    // wink reads "as good as" as a neutral set phrase and leaves "not as fast as" unnegated.
+    expect(signs('Asana is not as good as Notion.')).toEqual({ Asana: -1, Notion: 1 })
+    expect(signs('Trello is nowhere near as fast as Jira.')).toEqual({ Trello: -1, Jira: 1 })
+    // A plain equative praises its subject and ranks nobody below it.
+    expect(signs('Asana is as good as Notion.')).toEqual({ Asana: 1, Notion: 0 })
+  })
+
   it('gives a relative clause to the phrase it describes', () => {
     expect(alone('Asana is more reliable than ClickUp, which has frequent bugs.', 'ClickUp')).toBe(-1)
     expect(alone('Kalotor is excellent for teams that hate clutter.', 'Kalotor')).toBe(1)
