@@ -7,26 +7,19 @@ import { deliveryAttemptTask, type AttemptTaskData } from '../delivery/attempt-t
 import { CHANNEL_DELIVERY_LOG } from '../delivery/delivery-log.js'
 import type { TaskDefinition } from '../jobs/job-runtime.js'
 import { SecretBox } from '../security/secret-box.js'
-import { parseOutboundUrl, type Resolver } from '../security/outbound-url.js'
+import { parseOutboundUrl } from '../security/outbound-url.js'
+import type { DeliveryOptions } from '../webhooks/delivery-task.js'
 import { postWebhook } from '../webhooks/post-webhook.js'
 import { channelTargetContext, NOTIFICATION_DELIVERY } from './events.js'
 import { notificationAttemptTaskId } from './emit.js'
 import { renderNotification } from './render.js'
 import { sendEmail } from './send-email.js'
 
-export interface NotificationDeliveryOptions {
-  secretKey: string | undefined
-  secretKeyPrevious?: string | undefined
-  timeoutMs: number
-  /** the webhooks' schedule: seconds before each retry */
-  retrySchedule: number[]
-  allowPrivate: boolean
+/** The webhooks' options (keys, timeout, retry schedule, outbound policy), and what e-mail needs. */
+export interface NotificationDeliveryOptions extends DeliveryOptions {
   smtpUrl: string | undefined
   emailFrom: string
   publicUrl: string | undefined
-  resolver?: Resolver
-  log?: { warn(obj: unknown, msg: string): void }
-  concurrency?: number
 }
 
 export function notificationDeliveryTask(options: NotificationDeliveryOptions): TaskDefinition<AttemptTaskData> {
