@@ -6,13 +6,15 @@
 // not once per missed slot.
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
-import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
+import { actOnEachDue, claimSlot, startPeriodicPass, type SlotColumn } from '../jobs/periodic-claims.js'
 import { AppError } from '../core/errors.js'
 import { createRun } from './runs.js'
 import { DEFAULT_MIN_INTERVAL_MINUTES, latestSlot } from './schedule.js'
 
 export const SCHEDULER_INTERVAL_MS = 30_000
+
+const TARGET_SLOT: SlotColumn = { table: 'collection_target', column: 'last_scheduled_at' }
 
 export interface SchedulerLog {
   warn(obj: unknown, msg: string): void
@@ -36,75 +38,52 @@ export async function scheduleDueRuns(db: DB, tasks: TaskSender, now = new Date(
     .where('enabled', '=', true)
     .where('flagged', '=', false)
     .execute()
-  const created: string[] = []
-  for (const target of targets) {
+  const due = targets.flatMap((target) => {
     const slot = latestSlot(target.schedule, target.timezone, now)
-    if (!slot || (target.last_scheduled_at && new Date(target.last_scheduled_at) >= slot)) continue
-    try {
-      const runId = await inWorkspace(db, target.workspace_id, async (trx) => {
-        // At most one scheduled run per minimum interval (docs/collection.md), whatever the
-        // schedule says (one saved before the minimum existed, a daylight-saving jump). Slots
-        // far enough apart pass on their own; a closer one only when the target's last
-        // scheduled run is older than the interval (its last_scheduled_at may be the time it
-        // was created or rescheduled, which is no run). The slot is not claimed, so it fires
-        // once the interval has passed.
-        if (target.last_scheduled_at && slot.getTime() - new Date(target.last_scheduled_at).getTime() < minIntervalMs) {
-          const recent = await trx
-            .selectFrom('collection_run')
-            .select('id')
-            .where('workspace_id', '=', target.workspace_id)
-            .where('trigger', '=', 'schedule')
-            .where('created_at', '>', new Date(now.getTime() - minIntervalMs))
-            .where(sql<boolean>`${target.id}::uuid = any(target_ids)`)
-            .limit(1)
-            .executeTakeFirst()
-          if (recent) return undefined
-        }
-        const claimed = await trx
-          .updateTable('collection_target')
-          .set({ last_scheduled_at: slot })
+    return !slot || (target.last_scheduled_at && new Date(target.last_scheduled_at) >= slot) ? [] : [{ ...target, slot }]
+  })
+  return actOnEachDue(
+    db,
+    due,
+    async (trx, target) => {
+      const { slot } = target
+      // At most one scheduled run per minimum interval (docs/collection.md), whatever the
+      // schedule says (one saved before the minimum existed, a daylight-saving jump). Slots
+      // far enough apart pass on their own; a closer one only when the target's last
+      // scheduled run is older than the interval (its last_scheduled_at may be the time it
+      // was created or rescheduled, which is no run). The slot is not claimed, so it fires
+      // once the interval has passed.
+      if (target.last_scheduled_at && slot.getTime() - new Date(target.last_scheduled_at).getTime() < minIntervalMs) {
+        const recent = await trx
+          .selectFrom('collection_run')
+          .select('id')
           .where('workspace_id', '=', target.workspace_id)
-          .where('id', '=', target.id)
-          .where((eb) => eb.or([eb('last_scheduled_at', 'is', null), eb('last_scheduled_at', '<', slot)]))
-          .returning('id')
+          .where('trigger', '=', 'schedule')
+          .where('created_at', '>', new Date(now.getTime() - minIntervalMs))
+          .where(sql<boolean>`${target.id}::uuid = any(target_ids)`)
+          .limit(1)
           .executeTakeFirst()
-        if (!claimed) return undefined // another instance took this slot
-        try {
-          return await createRun(trx, target.workspace_id, { target_ids: [target.id] }, tasks, 'schedule')
-        } catch (error) {
-          // Nothing to ask (no active prompt): the slot is used up, not retried every pass.
-          if (!(error instanceof AppError) || error.statusCode >= 500) throw error
-          log?.warn({ targetId: target.id, workspaceId: target.workspace_id, reason: error.message }, 'collection schedule: slot skipped')
-          return undefined
-        }
-      })
-      if (runId) created.push(runId)
-    } catch (error) {
-      // e.g. the workspace has no active prompt: the slot stays unclaimed and is tried again.
-      log?.warn({ err: error, targetId: target.id, workspaceId: target.workspace_id }, 'collection schedule: could not start a run')
-    }
-  }
-  return created
+        if (recent) return undefined
+      }
+      if (!(await claimSlot(trx, TARGET_SLOT, target.workspace_id, target.id, slot))) return undefined // another instance took this slot
+      try {
+        return await createRun(trx, target.workspace_id, { target_ids: [target.id] }, tasks, 'schedule')
+      } catch (error) {
+        // Nothing to ask (no active prompt): the slot is used up, not retried every pass.
+        if (!(error instanceof AppError) || error.statusCode >= 500) throw error
+        log?.warn({ targetId: target.id, workspaceId: target.workspace_id, reason: error.message }, 'collection schedule: slot skipped')
+        return undefined
+      }
+    },
+    // e.g. the workspace has no active prompt: the slot stays unclaimed and is tried again.
+    (error, target) => log?.warn({ err: error, targetId: target.id, workspaceId: target.workspace_id }, 'collection schedule: could not start a run'),
+  )
 }
 
 export function startScheduler(db: DB, tasks: TaskSender, options: SchedulerOptions & { intervalMs?: number } = {}): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve()
-  let stopped = false
-  const tick = () => {
-    if (stopped) return
-    running = scheduleDueRuns(db, tasks, new Date(), options).catch((error: unknown) => options.log?.warn({ err: error }, 'collection schedule: pass failed'))
-  }
-  // A slot missed while the process was down fires now, once.
-  const first = setTimeout(tick, 1_000)
-  const timer = setInterval(tick, options.intervalMs ?? SCHEDULER_INTERVAL_MS)
-  first.unref()
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearTimeout(first)
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startPeriodicPass('collection schedule', () => scheduleDueRuns(db, tasks, new Date(), options), {
+    firstDelayMs: 1_000,
+    intervalMs: options.intervalMs ?? SCHEDULER_INTERVAL_MS,
+    log: options.log,
+  })
 }

@@ -1,12 +1,12 @@
-// The weekly digest's schedule (docs/agents-and-notifications.md), like collection
-// schedules (src/collection/scheduler.ts): every pass, each active channel subscribed to
+// The weekly digest's schedule (docs/agents-and-notifications.md), on the schedules' shared
+// loop (src/jobs/periodic-claims.ts, as collection schedules): every pass, each active channel subscribed to
 // digest.weekly whose latest weekly slot (day, hour, time zone) is newer than its
 // digest_last_slot gets one digest. The slot is claimed by a conditional update in the
 // transaction that queues the delivery, so with several instances exactly one sends it; a
 // slot missed during downtime is sent once, late, not once per missed week.
 import type { DB } from '../db/database.js'
-import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
+import { actOnEachDue, claimSlot, startPeriodicPass, type SlotColumn } from '../jobs/periodic-claims.js'
 import { latestSlot } from '../collection/schedule.js'
 import { buildDigest } from '../digest/build-digest.js'
 import { queueNotification } from './emit.js'
@@ -19,6 +19,8 @@ export const digestCron = (day: number, hour: number) => `0 ${hour} * * ${day}`
 
 /** A slot older than this is not sent any more (the server was down for over a day): the next one is. */
 const STALE_AFTER_MS = 24 * 3600_000
+
+const DIGEST_SLOT: SlotColumn = { table: 'notification_channel', column: 'digest_last_slot' }
 
 /** One pass: queues the digests that are due; returns the delivery ids. */
 export async function scheduleDueDigests(
@@ -34,34 +36,25 @@ export async function scheduleDueDigests(
     .where('active', '=', true)
     .where('digest_day', 'is not', null)
     .execute()
-  const queued: string[] = []
-  for (const channel of channels) {
-    if (channel.digest_day === null || channel.digest_hour === null || channel.digest_timezone === null) continue
+  const due = channels.flatMap((channel) => {
+    if (channel.digest_day === null || channel.digest_hour === null || channel.digest_timezone === null) return []
     const slot = latestSlot(digestCron(channel.digest_day, channel.digest_hour), channel.digest_timezone, now)
-    if (!slot || now.getTime() - slot.getTime() > STALE_AFTER_MS) continue
+    if (!slot || now.getTime() - slot.getTime() > STALE_AFTER_MS) return []
     // A channel created after this week's slot waits for the next one.
-    if (new Date(channel.created_at) > slot) continue
-    if (channel.digest_last_slot && new Date(channel.digest_last_slot) >= slot) continue
-    try {
-      const id = await inWorkspace(db, channel.workspace_id, async (trx) => {
-        const claimed = await trx
-          .updateTable('notification_channel')
-          .set({ digest_last_slot: slot })
-          .where('workspace_id', '=', channel.workspace_id)
-          .where('id', '=', channel.id)
-          .where((eb) => eb.or([eb('digest_last_slot', 'is', null), eb('digest_last_slot', '<', slot)]))
-          .returning('id')
-          .executeTakeFirst()
-        if (!claimed) return undefined // another instance took this slot
-        const digest = await buildDigest(trx, channel.workspace_id, { now, publicUrl: options.publicUrl })
-        return queueNotification(trx, channel.workspace_id, channel.id, DIGEST_EVENT, digest, tasks)
-      })
-      if (id) queued.push(id)
-    } catch (error) {
-      options.log?.warn({ err: error, channelId: channel.id, workspaceId: channel.workspace_id }, 'digest schedule: could not queue a digest')
-    }
-  }
-  return queued
+    if (new Date(channel.created_at) > slot) return []
+    if (channel.digest_last_slot && new Date(channel.digest_last_slot) >= slot) return []
+    return [{ ...channel, slot }]
+  })
+  return actOnEachDue(
+    db,
+    due,
+    async (trx, channel) => {
+      if (!(await claimSlot(trx, DIGEST_SLOT, channel.workspace_id, channel.id, channel.slot))) return undefined // another instance took this slot
+      const digest = await buildDigest(trx, channel.workspace_id, { now, publicUrl: options.publicUrl })
+      return queueNotification(trx, channel.workspace_id, channel.id, DIGEST_EVENT, digest, tasks)
+    },
+    (error, channel) => options.log?.warn({ err: error, channelId: channel.id, workspaceId: channel.workspace_id }, 'digest schedule: could not queue a digest'),
+  )
 }
 
 export function startDigestScheduler(
@@ -69,24 +62,9 @@ export function startDigestScheduler(
   tasks: TaskSender,
   options: { intervalMs?: number; publicUrl?: string; log?: { warn(obj: unknown, msg: string): void } } = {},
 ): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve()
-  let stopped = false
-  const tick = () => {
-    if (stopped) return
-    running = scheduleDueDigests(db, tasks, { publicUrl: options.publicUrl, log: options.log }).catch((error: unknown) =>
-      options.log?.warn({ err: error }, 'digest schedule: pass failed'),
-    )
-  }
-  const first = setTimeout(tick, 2_000)
-  const timer = setInterval(tick, options.intervalMs ?? DIGEST_SCHEDULER_INTERVAL_MS)
-  first.unref()
-  timer.unref()
-  return {
-    async stop() {
-      stopped = true
-      clearTimeout(first)
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startPeriodicPass('digest schedule', () => scheduleDueDigests(db, tasks, { publicUrl: options.publicUrl, log: options.log }), {
+    firstDelayMs: 2_000,
+    intervalMs: options.intervalMs ?? DIGEST_SCHEDULER_INTERVAL_MS,
+    log: options.log,
+  })
 }

@@ -2,6 +2,7 @@
 // per active channel subscribed to the event, its first attempt queued as a task in the
 // caller's transaction (a rolled-back run notifies nobody).
 import type { DB } from '../db/database.js'
+import type { AttemptTaskData } from '../delivery/attempt-task.js'
 import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
@@ -10,11 +11,7 @@ import { subscribedChannels } from './channels.js'
 import { NOTIFICATION_DELIVERY, type NotificationEvent, type NotificationEventData } from './events.js'
 
 /** What an attempt task carries: no target, no payload (both are read when it runs). */
-export interface NotificationTaskData {
-  workspaceId: string
-  deliveryId: string
-  attempt: number
-}
+export type NotificationTaskData = AttemptTaskData
 
 /** A fixed task id per delivery and attempt: queuing the same attempt twice queues it once. */
 export const notificationAttemptTaskId = (deliveryId: string, attempt: number): string => deliveryAttemptTaskId('notification', deliveryId, attempt)

@@ -1,17 +1,16 @@
-// Delivering: each attempt is its own task. It reads the delivery, signs the stored body
-// with the webhook's secret, POSTs it, and in one transaction logs the attempt, updates the
-// delivery and (unless it succeeded or was the last) queues the next attempt after the
-// schedule's wait. A 2xx answer is a delivery; anything else, no answer or a refused
-// address is a failed attempt. After the last attempt the delivery is failed.
-// An attempt that already ran (a task retried after a crash) is skipped; a crash between
-// the POST and the record sends the same webhook-id again, which receivers de-duplicate.
-import { inWorkspace } from '../db/tenant-scope.js'
+// Delivering a webhook: the shared attempt task (src/delivery/attempt-task.ts) with the
+// webhook's own reading and sending. It signs the stored body with the webhook's secret and
+// POSTs it; a 2xx answer is a delivery, anything else, no answer or a refused address is a
+// failed attempt. A crash between the POST and the record sends the same webhook-id again,
+// which receivers de-duplicate.
+import { deliveryAttemptTask, type AttemptTaskData } from '../delivery/attempt-task.js'
+import { WEBHOOK_DELIVERY_LOG } from '../delivery/delivery-log.js'
 import type { TaskDefinition } from '../jobs/job-runtime.js'
-import { SecretBox, SecretKeyError } from '../security/secret-box.js'
-import { parseOutboundUrl, OutboundUrlError, type Resolver } from '../security/outbound-url.js'
-import { attemptTaskId, type DeliveryTaskData } from './emit.js'
+import { SecretBox } from '../security/secret-box.js'
+import { parseOutboundUrl, type Resolver } from '../security/outbound-url.js'
+import { attemptTaskId } from './emit.js'
 import { secretContext, WEBHOOK_DELIVERY } from './events.js'
-import { postWebhook, type PostOutcome } from './post-webhook.js'
+import { postWebhook } from './post-webhook.js'
 import { signatureHeaders } from './signature.js'
 
 export interface DeliveryOptions {
@@ -30,19 +29,16 @@ export interface DeliveryOptions {
   concurrency?: number
 }
 
-export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<DeliveryTaskData> {
+export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<AttemptTaskData> {
   const policy = { allowPrivate: options.allowPrivate, resolver: options.resolver }
-  return {
-    concurrency: options.concurrency ?? 4,
-    // Failed POSTs are not thrown: they are logged and rescheduled here. pg-boss's own
-    // retries cover only a failure to read or record (the database was away).
-    retryLimit: 5,
-    retryDelaySeconds: 5,
-    // Longer than one attempt can take, so a live attempt is never presumed lost.
-    expireInSeconds: Math.ceil(options.timeoutMs / 1000) * 2 + 60,
-    async handle(task) {
-      const { workspaceId, deliveryId, attempt } = task.data
-      const row = await inWorkspace(task.db, workspaceId, (trx) =>
+  return deliveryAttemptTask(
+    {
+      log: WEBHOOK_DELIVERY_LOG,
+      taskName: WEBHOOK_DELIVERY,
+      taskId: attemptTaskId,
+      noun: 'webhook',
+      inactiveError: 'the webhook is inactive',
+      load: (trx, workspaceId, deliveryId) =>
         trx
           .selectFrom('webhook_delivery as d')
           .innerJoin('webhook as w', (join) => join.onRef('w.workspace_id', '=', 'd.workspace_id').onRef('w.id', '=', 'd.webhook_id'))
@@ -50,52 +46,13 @@ export function webhookDeliveryTask(options: DeliveryOptions): TaskDefinition<De
           .where('d.workspace_id', '=', workspaceId)
           .where('d.id', '=', deliveryId)
           .executeTakeFirst(),
-      )
-      // Gone with its webhook, finished, or this attempt already recorded.
-      if (!row || row.state !== 'pending' || row.attempts >= attempt) return
-
-      let outcome: PostOutcome
-      let final = attempt > options.retrySchedule.length
-      if (!row.active) {
-        outcome = { status: null, error: 'the webhook is inactive', durationMs: 0 }
-        final = true
-      } else {
-        try {
-          const secret = SecretBox.fromKeys(options).open(row.secret_sealed, secretContext(workspaceId, row.webhook_id))
-          outcome = await postWebhook(parseOutboundUrl(row.url), row.payload, signatureHeaders(secret, row.id, row.payload), { timeoutMs: options.timeoutMs, policy })
-        } catch (error) {
-          if (!(error instanceof SecretKeyError || error instanceof OutboundUrlError)) throw error
-          outcome = { status: null, error: error.message, durationMs: 0 }
-        }
-      }
-      const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300
-      if (!delivered) options.log?.warn({ workspaceId, deliveryId, attempt, status: outcome.status, error: outcome.error }, 'webhook delivery attempt failed')
-      const wait = delivered || final ? undefined : options.retrySchedule[attempt - 1]
-      await inWorkspace(task.db, workspaceId, async (trx) => {
-        await trx
-          .insertInto('webhook_attempt')
-          .values({ workspace_id: workspaceId, delivery_id: deliveryId, attempt, status_code: outcome.status, duration_ms: outcome.durationMs, error: outcome.error })
-          .onConflict((oc) => oc.columns(['workspace_id', 'delivery_id', 'attempt']).doNothing())
-          .execute()
-        const now = new Date()
-        await trx
-          .updateTable('webhook_delivery')
-          .set({
-            attempts: attempt,
-            last_status: outcome.status,
-            last_error: outcome.error,
-            state: delivered ? 'delivered' : wait === undefined ? 'failed' : 'pending',
-            next_attempt_at: wait === undefined ? null : new Date(now.getTime() + wait * 1000),
-            finished_at: wait === undefined ? now : null,
-          })
-          .where('workspace_id', '=', workspaceId)
-          .where('id', '=', deliveryId)
-          .execute()
-        if (wait !== undefined) {
-          const next: DeliveryTaskData = { workspaceId, deliveryId, attempt: attempt + 1 }
-          await task.tasks.send(WEBHOOK_DELIVERY, next, { db: trx, startAfterSeconds: wait, id: attemptTaskId(deliveryId, attempt + 1) })
-        }
-      })
+      send: async (delivery, workspaceId) => {
+        const secret = SecretBox.fromKeys(options).open(delivery.secret_sealed, secretContext(workspaceId, delivery.webhook_id))
+        return postWebhook(parseOutboundUrl(delivery.url), delivery.payload, signatureHeaders(secret, delivery.id, delivery.payload), { timeoutMs: options.timeoutMs, policy })
+      },
+      accepted: (outcome) => outcome.status !== null && outcome.status >= 200 && outcome.status < 300,
     },
-  }
+    // Longer than one attempt can take, so a live attempt is never presumed lost.
+    { retrySchedule: options.retrySchedule, expireInSeconds: Math.ceil(options.timeoutMs / 1000) * 2 + 60, log: options.log, concurrency: options.concurrency },
+  )
 }

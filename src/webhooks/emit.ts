@@ -4,6 +4,7 @@
 // notifies nobody).
 import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
+import type { AttemptTaskData } from '../delivery/attempt-task.js'
 import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
@@ -11,12 +12,7 @@ import { deliveryAttemptTaskId, WEBHOOK_DELIVERY, webhookPayload, type WebhookEv
 import { emitNotificationEvent, hasChannelSubscribers } from '../notifications/emit.js'
 
 /** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */
-export interface DeliveryTaskData {
-  workspaceId: string
-  deliveryId: string
-  /** 1 for the first attempt */
-  attempt: number
-}
+export type DeliveryTaskData = AttemptTaskData
 
 /** A fixed task id per delivery and attempt: queuing the same attempt twice queues it once. */
 export const attemptTaskId = (deliveryId: string, attempt: number): string => deliveryAttemptTaskId('webhook', deliveryId, attempt)

@@ -4,16 +4,12 @@
 // receiver's answer body is never read: the delivery log keeps its status and a generic reason.
 // The connection is closed after each attempt, so each attempt resolves and checks again.
 import { request } from 'undici'
+import type { AttemptOutcome } from '../delivery/attempt-task.js'
 import { describeOutboundFailure, guardedAgentFor, isRedirect } from '../security/outbound-agent.js'
 import type { OutboundPolicy } from '../security/outbound-url.js'
 
-export interface PostOutcome {
-  /** the receiver's status code; null when no answer came */
-  status: number | null
-  /** why no answer came (or the answer was not a success), for the delivery log */
-  error: string | null
-  durationMs: number
-}
+/** What the POST came to: the receiver's status, or why no answer came (the delivery log's attempt). */
+export type PostOutcome = AttemptOutcome
 
 const USER_AGENT = 'Beacon-Webhooks/1'
 

@@ -1,6 +1,8 @@
 // Anthropic Messages API fake: POST /v1/messages. With the web_search_20250305 tool the answer
 // has server_tool_use, web_search_tool_result and cited text blocks, as recorded in
-// test/fixtures/providers/anthropic-web-search.json.
+// test/fixtures/providers/anthropic-web-search.json. Shapes: @anthropic-ai/sdk,
+// resources/messages/messages.d.ts (Message, ServerToolUseBlock, WebSearchToolResultBlock,
+// TextBlock.citations), and https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool.
 import { fixture, promptOf, startFake, type FakeOptions, type ProviderFake } from './http-fake.js'
 
 export function anthropicErrorBody(status: number, message: string) {

@@ -1,5 +1,7 @@
 // Gemini API fake: POST /v1beta/models/{model}:generateContent. With the googleSearch tool the
-// candidate carries groundingMetadata, as recorded in test/fixtures/providers/gemini-grounded.json;
+// candidate carries groundingMetadata, as recorded in test/fixtures/providers/gemini-grounded.json
+// (shapes: @google/genai, dist/genai.d.ts: GenerateContentResponse, GroundingMetadata,
+// GroundingChunk, GroundingSupport; https://ai.google.dev/gemini-api/docs/google-search);
 // its grounding redirect URLs stay on Google's host (the resolver asks no other); a test routes
 // them to this fake with groundingRedirectFetch, and the fake redirects HEAD
 // /grounding-api-redirect/{token} to the page (GROUNDING_PAGES), or 404 for an unknown token.

@@ -1,6 +1,8 @@
 // OpenAI Responses API fake: POST /v1/responses. With the web_search tool in the request the
 // answer carries web_search_call items and url_citation annotations, as recorded in
-// test/fixtures/providers/openai-responses-web-search.json.
+// test/fixtures/providers/openai-responses-web-search.json. Shapes: openai,
+// resources/responses/responses.d.ts (Response, ResponseFunctionWebSearch,
+// ResponseOutputText.URLCitation), and https://platform.openai.com/docs/api-reference/responses/object.
 import { fixture, promptOf, startFake, type FakeOptions, type ProviderFake, type RecordedRequest } from './http-fake.js'
 
 function hasWebSearch(request: RecordedRequest): boolean {

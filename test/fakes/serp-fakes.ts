@@ -1,7 +1,10 @@
 // SERP API fakes. SerpApi: GET /search.json?engine=google answers with an ai_overview (or, for a
 // query containing "lazy", only a page_token that GET /search.json?engine=google_ai_overview
 // resolves; for "no overview", none). DataForSEO: POST /v3/serp/google/organic/live/advanced.
-// Shapes as recorded in test/fixtures/providers/serpapi-*.json and dataforseo-ai-overview.json.
+// Shapes as recorded in test/fixtures/providers/serpapi-*.json and dataforseo-ai-overview.json,
+// from the providers' documentation (neither has an SDK installed): https://serpapi.com/ai-overview,
+// https://serpapi.com/google-ai-overview-api, https://serpapi.com/api-status-and-error-codes;
+// https://docs.dataforseo.com/v3/serp/google/organic/live/advanced/, https://docs.dataforseo.com/v3/appendix/errors/.
 import { fixture, startFake, type FakeOptions, type ProviderFake } from './http-fake.js'
 
 export function startSerpApiFake(options: FakeOptions = {}): Promise<ProviderFake> {

@@ -16,16 +16,15 @@
 // (https://openrouter.ai/docs/client-sdks/python/components/finishreason).
 import OpenAI from 'openai'
 import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, type ParsedAnswer } from './parse-helpers.js'
-import { answerOutcome } from './outcome-error.js'
-import { callProvider, malformed, readJson } from './provider-errors.js'
+import { callProvider, malformed, nonAnswer, readJson, withoutUsage } from './provider-errors.js'
 import type { AdapterKind, AnswerAdapter, AskRequest, ProviderAnswer } from './types.js'
 
 /** Every finish_reason but `stop` is a non-answer; an unknown one included, never a silent success. */
 function unfinished(label: string, finish: string | undefined, raw: unknown): Error {
-  if (finish === 'length') return answerOutcome(label, 'incomplete', 'the answer was cut at the output limit (finish_reason "length")', { raw })
-  if (finish === 'content_filter') return answerOutcome(label, 'refused', 'the answer was stopped by the content filter (finish_reason "content_filter")', { raw })
+  if (finish === 'length') return nonAnswer(label, 'incomplete', withoutUsage('the answer was cut at the output limit (finish_reason "length")', raw))
+  if (finish === 'content_filter') return nonAnswer(label, 'refused', withoutUsage('the answer was stopped by the content filter (finish_reason "content_filter")', raw))
   // tool_calls / function_call: the model wanted a tool we never offered, so it gave no answer.
-  return answerOutcome(label, 'incomplete', finish ? `the model stopped with finish_reason "${finish}"` : 'the answer has no finish_reason', { raw })
+  return nonAnswer(label, 'incomplete', withoutUsage(finish ? `the model stopped with finish_reason "${finish}"` : 'the answer has no finish_reason', raw))
 }
 
 export interface ChatParseOptions {
@@ -49,10 +48,10 @@ export function parseChatCompletion(raw: unknown, options: ChatParseOptions = {}
     content = message.content.map((part) => (isObject(part) ? (asString(part.text) ?? '') : '')).join('')
   }
   const refusal = asString(message.refusal)
-  if (refusal) throw answerOutcome(label, 'refused', `the model refused: ${refusal.slice(0, 200)}`, { raw })
+  if (refusal) throw nonAnswer(label, 'refused', withoutUsage(`the model refused: ${refusal.slice(0, 200)}`, raw))
   const finish = asString(choice.finish_reason)
   if (finish !== 'stop') throw unfinished(label, finish, raw)
-  if (!content || content.trim() === '') throw answerOutcome(label, 'incomplete', 'the model stopped without any answer text', { raw })
+  if (!content || content.trim() === '') throw nonAnswer(label, 'incomplete', withoutUsage('the model stopped without any answer text', raw))
   const citations = new CitationList()
   for (const annotation of asArray(message.annotations)) {
     if (!isObject(annotation) || annotation.type !== 'url_citation') continue

@@ -11,9 +11,8 @@
 // references}` (DataForSEO's TypeScript client: SerpApiAiOverviewExpandedElementItem,
 // AiOverviewExpandedComponent, SerpApiAiOverviewTableElementItem); their text and sources are
 // part of what users see, so they are kept in the overview text and citations.
-import { answerOutcome } from './outcome-error.js'
 import { asArray, asString, CitationList, isObject, type JsonObject } from './parse-helpers.js'
-import { callProvider, kindForStatus, malformed, parseRetryAfter, providerError, readJson } from './provider-errors.js'
+import { callProvider, kindForStatus, malformed, nonAnswer, parseRetryAfter, providerError, readJson, withoutUsage } from './provider-errors.js'
 import type { AioAdapter, AioAnswer, AioRequest, ProviderErrorKind } from './types.js'
 
 export const DATAFORSEO_DEFAULT_BASE_URL = 'https://api.dataforseo.com'
@@ -51,7 +50,7 @@ const isOutOfMoney = (code: number, message: string) => code === 40203 || (code 
 /** A non-20000 status as a ProviderError, or the quota_exhausted outcome when the money ran out. */
 function statusError(label: string, code: number, message: string, raw: unknown): Error {
   const detail = `${code} ${message}`.trim()
-  if (isOutOfMoney(code, message)) return answerOutcome(label, 'quota_exhausted', detail, { raw })
+  if (isOutOfMoney(code, message)) return nonAnswer(label, 'quota_exhausted', withoutUsage(detail, raw))
   return providerError(label, kindForTaskStatus(code), detail)
 }
 
@@ -138,7 +137,7 @@ export function createDataForSeoAdapter(options: { baseURL: string; fetch?: type
         })
         if (!response.ok) {
           const text = await response.text()
-          if (response.status === 402) throw answerOutcome(label, 'quota_exhausted', text || 'Payment Required: check the account balance', { status: 402 })
+          if (response.status === 402) throw nonAnswer(label, 'quota_exhausted', withoutUsage(text || 'Payment Required: check the account balance'), { status: 402 })
           throw providerError(label, kindForStatus(response.status), text || response.statusText, { status: response.status, retryAfterMs: parseRetryAfter(response.headers) })
         }
         return readJson(label, response)

@@ -16,9 +16,8 @@
 // "incomplete"` with `incomplete_details.reason` and `refusal` content parts are read too.
 import Perplexity, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@perplexity-ai/perplexity_ai'
 import { missingKey, type SdkAdapterOptions } from './adapter-options.js'
-import { answerOutcome } from './outcome-error.js'
 import { asArray, asCount, asString, CitationList, isObject, MAX_OUTPUT_TOKENS, type JsonObject, type ParsedAnswer } from './parse-helpers.js'
-import { callProvider, kindForStatus, malformed, parseRetryAfter, providerError, readJson } from './provider-errors.js'
+import { callProvider, kindForStatus, malformed, nonAnswer, parseRetryAfter, providerError, readJson, withoutUsage } from './provider-errors.js'
 import type { AnswerAdapter, AskRequest, ProviderAnswer } from './types.js'
 
 export const PERPLEXITY_DEFAULT_BASE_URL = 'https://api.perplexity.ai'
@@ -43,18 +42,18 @@ function unfinished(raw: JsonObject, status: string | undefined): Error {
   const error = isObject(raw.error) ? raw.error : {}
   const detail = [asString(error.code), asString(error.type), asString(error.message)].filter(Boolean).join(' ')
   if (status === 'failed') {
-    if (QUOTA.test(detail)) return answerOutcome(LABEL, 'quota_exhausted', `the response failed: ${detail}`, { raw })
-    if (SEARCH.test(detail)) return answerOutcome(LABEL, 'search_failed', `the response failed: ${detail}`, { raw })
+    if (QUOTA.test(detail)) return nonAnswer(LABEL, 'quota_exhausted', withoutUsage(`the response failed: ${detail}`, raw))
+    if (SEARCH.test(detail)) return nonAnswer(LABEL, 'search_failed', withoutUsage(`the response failed: ${detail}`, raw))
     return providerError(LABEL, 'server', `the response failed${detail ? `: ${detail}` : ''}`)
   }
   if (status === 'incomplete') {
     const reason = isObject(raw.incomplete_details) ? asString(raw.incomplete_details.reason) : undefined
-    if (reason === 'content_filter') return answerOutcome(LABEL, 'refused', 'the answer was stopped by the content filter', { raw })
-    return answerOutcome(LABEL, 'incomplete', `the answer stopped early (${reason ?? 'no reason given'})`, { raw })
+    if (reason === 'content_filter') return nonAnswer(LABEL, 'refused', withoutUsage('the answer was stopped by the content filter', raw))
+    return nonAnswer(LABEL, 'incomplete', withoutUsage(`the answer stopped early (${reason ?? 'no reason given'})`, raw))
   }
   // cancelled, queued, in_progress (we never ask for background), requires_action (we offer no
   // function tools) and any status Perplexity adds later: not a finished answer.
-  return answerOutcome(LABEL, 'incomplete', `the response ended with status "${status ?? 'missing'}"`, { raw })
+  return nonAnswer(LABEL, 'incomplete', withoutUsage(`the response ended with status "${status ?? 'missing'}"`, raw))
 }
 
 /** Reads an Agent API response (the JSON as received). Throws an outcome for every non-answer. */
@@ -78,10 +77,10 @@ export function parsePerplexityResponse(raw: unknown): PerplexityParsed {
       for (const result of asArray(item.results)) if (isObject(result)) searched.add(result.url, result.title)
     } else if (item.type === 'message') {
       const itemStatus = asString(item.status)
-      if (itemStatus !== undefined && itemStatus !== 'completed') throw answerOutcome(LABEL, 'incomplete', `the message ended with status "${itemStatus}"`, { raw })
+      if (itemStatus !== undefined && itemStatus !== 'completed') throw nonAnswer(LABEL, 'incomplete', withoutUsage(`the message ended with status "${itemStatus}"`, raw))
       for (const part of asArray(item.content)) {
         if (!isObject(part)) continue
-        if (part.type === 'refusal') throw answerOutcome(LABEL, 'refused', asString(part.refusal) ?? 'the engine refused', { raw })
+        if (part.type === 'refusal') throw nonAnswer(LABEL, 'refused', withoutUsage(asString(part.refusal) ?? 'the engine refused', raw))
         if (part.type !== 'output_text') continue
         texts.push(asString(part.text) ?? '')
         for (const annotation of asArray(part.annotations)) if (isObject(annotation)) cited.add(annotation.url, annotation.title)
@@ -89,7 +88,7 @@ export function parsePerplexityResponse(raw: unknown): PerplexityParsed {
     }
   }
   const content = texts.join('')
-  if (content.trim() === '') throw answerOutcome(LABEL, 'incomplete', 'the response completed without any answer text', { raw })
+  if (content.trim() === '') throw nonAnswer(LABEL, 'incomplete', withoutUsage('the response completed without any answer text', raw))
 
   // What the text cites first, then the rest of what the searches returned (Perplexity's sources).
   for (const source of searched.list()) cited.add(source.url, source.title)
@@ -118,7 +117,7 @@ function fromSdkError(error: unknown): unknown {
   if (error instanceof APIError && typeof error.status === 'number') {
     // Out of credit: 402, or a 4xx whose error names the balance (not documented by Perplexity; read defensively).
     if (error.status === 402 || (error.status !== 401 && error.status < 500 && QUOTA.test(error.message))) {
-      return answerOutcome(LABEL, 'quota_exhausted', error.message, { status: error.status, raw: error.error, cause: error })
+      return nonAnswer(LABEL, 'quota_exhausted', withoutUsage(error.message, error.error), { status: error.status, cause: error })
     }
     return providerError(LABEL, kindForStatus(error.status), error.message, { status: error.status, retryAfterMs: parseRetryAfter(error.headers), cause: error })
   }

@@ -90,11 +90,21 @@ export function malformed(label: string, what: string, cause?: unknown): Provide
 }
 
 /**
- * The engine answered 2xx without completing an answer (refused, incomplete, search_failed,
- * unexpected_stop): `detail.reason` names the provider's own field and value.
+ * The engine did not complete an answer (refused, incomplete, search_failed, unexpected_stop,
+ * or quota_exhausted when the account ran dry): `detail.reason` names the provider's own field
+ * and value, `detail.raw` keeps its JSON for audit. `status` is the HTTP status when it came as one.
  */
-export function nonAnswer(label: string, kind: ProviderErrorKind, detail: NonAnswerDetail): ProviderError {
-  return providerError(label, kind, detail.reason, { nonAnswer: detail })
+export function nonAnswer(label: string, kind: ProviderErrorKind, detail: NonAnswerDetail, options: { status?: number; cause?: unknown } = {}): ProviderError {
+  return providerError(label, kind, detail.reason, { ...options, nonAnswer: detail })
+}
+
+/**
+ * A non-answer's detail with no usage counted (no tokens, no searches): for a provider's error
+ * (which bills none) and for the adapters that read no usage from a non-answer. `raw` is the
+ * provider's JSON as received, or null when it came as a bare HTTP error.
+ */
+export function withoutUsage(reason: string, raw: unknown = null): NonAnswerDetail {
+  return { reason, raw, tokensIn: 0, tokensOut: 0, webSearchCalls: 0 }
 }
 
 /** A google.rpc.Duration as JSON writes it (`"32s"`, `"1.5s"`), in ms. */
@@ -183,8 +193,7 @@ export function toProviderError(error: unknown, context: MapContext): unknown {
   if (error instanceof OpenAIAPIError && error.status === 429 && (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')) {
     // Out of credit, not a rate limit: retrying cannot help (https://platform.openai.com/docs/guides/error-codes).
     // Its error JSON is kept for audit only from OpenAI's own API, never from a user-given address.
-    const nonAnswer =
-      label === 'openai' ? { reason: 'error.code: insufficient_quota', raw: { error: error.error ?? null }, tokensIn: 0, tokensOut: 0, webSearchCalls: 0 } : undefined
+    const nonAnswer = label === 'openai' ? withoutUsage('error.code: insufficient_quota', { error: error.error ?? null }) : undefined
     return providerError(label, 'quota_exhausted', error.message, { status: 429, cause: error, nonAnswer })
   }
   if ((error instanceof OpenAIAPIError || error instanceof AnthropicAPIError) && typeof error.status === 'number') {
@@ -195,7 +204,7 @@ export function toProviderError(error: unknown, context: MapContext): unknown {
     const details = error.status === 429 ? readGoogleErrorDetails(googleErrorBody(error.message)) : {}
     if (details.dailyQuota) {
       // A daily quota resets at midnight Pacific time: hours away, so the target is flagged instead of retried.
-      const nonAnswer = { reason: `QuotaFailure.quotaId: ${details.dailyQuota}`, raw: googleErrorBody(error.message) ?? null, tokensIn: 0, tokensOut: 0, webSearchCalls: 0 }
+      const nonAnswer = withoutUsage(`QuotaFailure.quotaId: ${details.dailyQuota}`, googleErrorBody(error.message) ?? null)
       return providerError(label, 'quota_exhausted', `daily quota ${details.dailyQuota} exhausted`, { status: 429, cause: error, nonAnswer })
     }
     const kind = kindForStatus(error.status)

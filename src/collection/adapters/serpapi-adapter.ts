@@ -12,8 +12,7 @@
 // cached answer's page_token (valid ~4 minutes) has expired (https://serpapi.com/google-ai-overview-api,
 // `no_cache`). Each uncached request is a billed search, the follow-up too (`requests: 2`).
 import { asArray, asString, CitationList, isObject, type JsonObject } from './parse-helpers.js'
-import { answerOutcome } from './outcome-error.js'
-import { callProvider, kindForStatus, malformed, parseRetryAfter, providerError, readJson } from './provider-errors.js'
+import { callProvider, kindForStatus, malformed, nonAnswer, parseRetryAfter, providerError, readJson, withoutUsage } from './provider-errors.js'
 import type { AioAdapter, AioAnswer, AioRequest } from './types.js'
 
 export const SERPAPI_DEFAULT_BASE_URL = 'https://serpapi.com'
@@ -115,12 +114,12 @@ export function createSerpApiAdapter(options: { baseURL: string; fetch?: typeof 
       } catch {
         // not JSON: keep the text
       }
-      if (OUT_OF_SEARCHES.test(message)) throw answerOutcome(label, 'quota_exhausted', message, { status: response.status })
+      if (OUT_OF_SEARCHES.test(message)) throw nonAnswer(label, 'quota_exhausted', withoutUsage(message), { status: response.status })
       throw providerError(label, kindForStatus(response.status), message || response.statusText, { status: response.status, retryAfterMs: parseRetryAfter(response.headers) })
     }
     const json = await readJson(label, response)
     if (!isObject(json)) throw malformed(label, 'the answer is not a JSON object')
-    if (typeof json.error === 'string' && OUT_OF_SEARCHES.test(json.error)) throw answerOutcome(label, 'quota_exhausted', json.error, { raw: json })
+    if (typeof json.error === 'string' && OUT_OF_SEARCHES.test(json.error)) throw nonAnswer(label, 'quota_exhausted', withoutUsage(json.error, json))
     if (typeof json.error === 'string' && !NO_RESULTS.test(json.error)) throw providerError(label, 'bad_request', json.error)
     return json
   }

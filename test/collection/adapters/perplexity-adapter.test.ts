@@ -4,7 +4,6 @@
 // engine does not answer becomes an outcome, never an answer.
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAnswerAdapter } from '../../../src/collection/adapters/index.js'
-import { AnswerOutcomeError } from '../../../src/collection/adapters/outcome-error.js'
 import { parsePerplexityResponse } from '../../../src/collection/adapters/perplexity-adapter.js'
 import { ProviderError, type AnswerTarget } from '../../../src/collection/adapters/types.js'
 import { answerCostUsd } from '../../../src/collection/prices.js'
@@ -170,21 +169,19 @@ describe('Perplexity adapter through the SDK: non-answers are outcomes, kept wit
   it.each(cases)('$name → $outcome', async ({ body, outcome, retryable, flagsTarget }) => {
     const { fake, answer, error } = await askWith(ok(body))
     expect(answer).toBeUndefined()
-    expect(error).toBeInstanceOf(AnswerOutcomeError)
-    const result = error as AnswerOutcomeError
-    expect(result).toBeInstanceOf(ProviderError)
-    expect(result.outcome).toBe(outcome)
+    expect(error).toBeInstanceOf(ProviderError)
+    const result = error as ProviderError
     expect(result.kind).toBe(outcome)
     expect(result.retryable).toBe(retryable)
     expect(result.flagsTarget).toBe(flagsTarget)
-    expect(result.raw).toEqual(body)
+    expect(result.nonAnswer?.raw).toEqual(body)
     expect(fake.requests).toHaveLength(1)
   })
 
   it('HTTP 402 is quota_exhausted and flags the target', async () => {
     const { error } = await askWith({ type: 'error', status: 402, body: { error: { message: 'Insufficient credits', type: 'payment_required', code: 402 } } })
-    expect(error).toBeInstanceOf(AnswerOutcomeError)
-    expect(error).toMatchObject({ outcome: 'quota_exhausted', status: 402, flagsTarget: true, retryable: false })
+    expect(error).toBeInstanceOf(ProviderError)
+    expect(error).toMatchObject({ kind: 'quota_exhausted', status: 402, flagsTarget: true, retryable: false })
   })
 
   it('a completed answer is an answer: the searches it ran are kept beside it', async () => {

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseDataForSeo } from '../../../src/collection/adapters/dataforseo-adapter.js'
 import { createAioAdapter } from '../../../src/collection/adapters/index.js'
-import { AnswerOutcomeError } from '../../../src/collection/adapters/outcome-error.js'
+import { ProviderError } from '../../../src/collection/adapters/types.js'
 import { fixture, ok, rateLimited, type FakeStep, type ProviderFake } from '../../fakes/http-fake.js'
 import { startDataForSeoFake, startSerpApiFake } from '../../fakes/serp-fakes.js'
 
@@ -47,14 +47,14 @@ describe('SerpApi', () => {
   it('429 "run out of searches" is quota_exhausted (flags, no retry); 429 for throughput stays rate_limited', async () => {
     const { adapter } = await serpApi([{ type: 'error', status: 429, body: { error: 'Your account has run out of searches.' } }, rateLimited('2')])
     const spent = await outcomeOf(adapter.observe({ ...observe, query: 'q' }))
-    expect(spent).toBeInstanceOf(AnswerOutcomeError)
-    expect(spent).toMatchObject({ outcome: 'quota_exhausted', status: 429, flagsTarget: true, retryable: false })
+    expect(spent).toBeInstanceOf(ProviderError)
+    expect(spent).toMatchObject({ kind: 'quota_exhausted', status: 429, flagsTarget: true, retryable: false })
     expect(await outcomeOf(adapter.observe({ ...observe, query: 'q' }))).toMatchObject({ kind: 'rate_limited', retryable: true, retryAfterMs: 2000 })
   })
 
   it('running out between the search and its follow-up is quota_exhausted too', async () => {
     const { fake, adapter } = await serpApi([ok(fixture('serpapi-page-token.json')), { type: 'error', status: 429, body: { error: 'Your account has run out of searches.' } }])
-    expect(await outcomeOf(adapter.observe({ ...observe, query: 'lazy: q' }))).toMatchObject({ outcome: 'quota_exhausted' })
+    expect(await outcomeOf(adapter.observe({ ...observe, query: 'lazy: q' }))).toMatchObject({ kind: 'quota_exhausted' })
     expect(fake.requests).toHaveLength(2)
   })
 })
@@ -99,11 +99,11 @@ describe('DataForSEO', () => {
       ok({ version: '0.1', status_code: 20000, tasks: [{ status_code: 40202, status_message: 'Rate limit per minute exceeded.' }] }),
     ])
     const ask = { query: 'q', locale: 'en-US', timeoutMs: 5000 }
-    expect(await outcomeOf(adapter.observe(ask))).toMatchObject({ outcome: 'quota_exhausted', status: 402, flagsTarget: true })
+    expect(await outcomeOf(adapter.observe(ask))).toMatchObject({ kind: 'quota_exhausted', status: 402, flagsTarget: true })
     const task = await outcomeOf(adapter.observe(ask))
-    expect(task).toMatchObject({ outcome: 'quota_exhausted', flagsTarget: true, retryable: false })
-    expect((task as AnswerOutcomeError).raw).toEqual(taskSpent)
-    expect(await outcomeOf(adapter.observe(ask))).toMatchObject({ outcome: 'quota_exhausted' })
+    expect(task).toMatchObject({ kind: 'quota_exhausted', flagsTarget: true, retryable: false })
+    expect((task as ProviderError).nonAnswer?.raw).toEqual(taskSpent)
+    expect(await outcomeOf(adapter.observe(ask))).toMatchObject({ kind: 'quota_exhausted' })
     // 40202 is DataForSEO's rate limit: retried, not an empty account.
     expect(await outcomeOf(adapter.observe(ask))).toMatchObject({ kind: 'rate_limited', retryable: true })
   })

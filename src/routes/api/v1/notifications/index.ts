@@ -5,8 +5,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AppError, invalidParameter, notFound } from '../../../../core/errors.js'
 import { pageRequest, paginationWithNav } from '../../../../core/pagination.js'
+import { CHANNEL_DELIVERY_LOG } from '../../../../delivery/delivery-log.js'
 import { getChannel } from '../../../../queries/notifications/get-channel.js'
-import { getChannelDeliveries } from '../../../../queries/notifications/get-channel-deliveries.js'
+import { getDeliveries } from '../../../../queries/deliveries/get-deliveries.js'
 import { getChannels } from '../../../../queries/notifications/get-channels.js'
 import { assertOutboundUrl, OutboundUrlError } from '../../../../security/outbound-url.js'
 import { SecretBox, SecretKeyError } from '../../../../security/secret-box.js'
@@ -130,7 +131,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { workspaceId } = request.auth
     if (!(await getChannel(request.db, workspaceId, request.params.channel_id))) throw notFound('Notification channel')
     const page = pageRequest(request.query, CHANNEL_DELIVERIES_PER_PAGE)
-    const { deliveries, totalItems } = await getChannelDeliveries(request.db, workspaceId, request.params.channel_id, page)
+    const { deliveries, totalItems } = await getDeliveries(request.db, workspaceId, CHANNEL_DELIVERY_LOG, request.params.channel_id, page)
     return { success: true as const, data: { deliveries, pagination: paginationWithNav(page, totalItems) } }
   })
 }

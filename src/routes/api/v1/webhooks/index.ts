@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AppError, invalidParameter, notFound } from '../../../../core/errors.js'
 import { pageRequest, paginationWithNav } from '../../../../core/pagination.js'
-import { getDeliveries } from '../../../../queries/webhooks/get-deliveries.js'
+import { WEBHOOK_DELIVERY_LOG } from '../../../../delivery/delivery-log.js'
+import { getDeliveries } from '../../../../queries/deliveries/get-deliveries.js'
 import { getWebhook } from '../../../../queries/webhooks/get-webhook.js'
 import { getWebhooks } from '../../../../queries/webhooks/get-webhooks.js'
 import { assertOutboundUrl, OutboundUrlError } from '../../../../security/outbound-url.js'
@@ -67,7 +68,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { workspaceId } = request.auth
     if (!(await getWebhook(request.db, workspaceId, request.params.webhook_id))) throw notFound('Webhook')
     const page = pageRequest(request.query, DELIVERIES_PER_PAGE)
-    const { deliveries, totalItems } = await getDeliveries(request.db, workspaceId, request.params.webhook_id, page)
+    const { deliveries, totalItems } = await getDeliveries(request.db, workspaceId, WEBHOOK_DELIVERY_LOG, request.params.webhook_id, page)
     return { success: true as const, data: { deliveries, pagination: paginationWithNav(page, totalItems) } }
   })
 }

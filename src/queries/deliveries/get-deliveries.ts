@@ -1,20 +1,52 @@
 import type { DB } from '../../db/database.js'
+import type { WebhookDeliveryState } from '../../db/schema.js'
 import { pageOffset, type PageRequest } from '../../core/pagination.js'
-import type { DeliveryAttemptView, DeliveryView } from '../webhooks/get-deliveries.js'
+import { typedAsWebhookLog, type DeliveryLog } from '../../delivery/delivery-log.js'
 
-/** One page of a channel's delivery log, newest first, each delivery with every attempt: the webhooks' shape. */
-export async function getChannelDeliveries(db: DB, workspaceId: string, channelId: string, page: PageRequest): Promise<{ deliveries: DeliveryView[]; totalItems: number }> {
+export interface DeliveryAttemptView {
+  attempt: number
+  status_code: number | null
+  duration_ms: number
+  error: string | null
+  at: Date
+}
+
+export interface DeliveryView {
+  id: string
+  event: string
+  state: WebhookDeliveryState
+  payload: unknown
+  created_at: Date
+  next_attempt_at: Date | null
+  finished_at: Date | null
+  last_status: number | null
+  last_error: string | null
+  attempts: DeliveryAttemptView[]
+}
+
+/**
+ * One page of a receiver's delivery log (a webhook's or a notification channel's, as `log`
+ * says), newest first, each delivery with every attempt made.
+ */
+export async function getDeliveries(
+  db: DB,
+  workspaceId: string,
+  log: DeliveryLog,
+  receiverId: string,
+  page: PageRequest,
+): Promise<{ deliveries: DeliveryView[]; totalItems: number }> {
+  const tables = typedAsWebhookLog(log)
   const total = await db
-    .selectFrom('notification_delivery')
+    .selectFrom(tables.deliveries)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('workspace_id', '=', workspaceId)
-    .where('channel_id', '=', channelId)
+    .where(tables.owner, '=', receiverId)
     .executeTakeFirstOrThrow()
   const rows = await db
-    .selectFrom('notification_delivery')
+    .selectFrom(tables.deliveries)
     .select(['id', 'event', 'state', 'payload', 'created_at', 'next_attempt_at', 'finished_at', 'last_status', 'last_error'])
     .where('workspace_id', '=', workspaceId)
-    .where('channel_id', '=', channelId)
+    .where(tables.owner, '=', receiverId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.perPage)
@@ -22,7 +54,7 @@ export async function getChannelDeliveries(db: DB, workspaceId: string, channelI
     .execute()
   const attempts = rows.length
     ? await db
-        .selectFrom('notification_attempt')
+        .selectFrom(tables.attempts)
         .select(['delivery_id', 'attempt', 'status_code', 'duration_ms', 'error', 'at'])
         .where('workspace_id', '=', workspaceId)
         .where(
