@@ -2,7 +2,6 @@
 // The target (a Slack incoming-webhook URL is itself a credential: whoever has it can post
 // to the channel) is sealed like webhook secrets and never shown again except as a hint:
 // the Slack URL's host and last four characters, or the e-mail addresses.
-import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import type { NotificationChannelTable } from '../db/schema.js'
@@ -160,17 +159,4 @@ export async function updateChannel(db: DB, workspaceId: string, channelId: stri
 export async function deleteChannel(db: DB, workspaceId: string, channelId: string): Promise<boolean> {
   const deleted = await db.deleteFrom('notification_channel').where('workspace_id', '=', workspaceId).where('id', '=', channelId).returning('id').executeTakeFirst()
   return deleted !== undefined
-}
-
-/** Ids of the workspace's active channels subscribed to `event`. */
-export async function subscribedChannels(db: DB, workspaceId: string, event: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('notification_channel')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('active', '=', true)
-    .where(sql<boolean>`${event} = any(events)`)
-    .orderBy('id')
-    .execute()
-  return rows.map((row) => row.id)
 }

@@ -7,7 +7,7 @@ import { newId } from '../db/ids.js'
 import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
 import { deliveryAttemptTaskId, webhookPayload } from '../webhooks/events.js'
-import { subscribedChannels } from './channels.js'
+import { getSubscribedReceivers } from '../queries/deliveries/get-subscribed-receivers.js'
 import { NOTIFICATION_DELIVERY, type NotificationEvent, type NotificationEventData } from './events.js'
 
 /** What an attempt task carries: no target, no payload (both are read when it runs). */
@@ -38,12 +38,13 @@ export async function emitNotificationEvent<E extends NotificationEvent>(
 ): Promise<string[]> {
   return inWorkspace(db, workspaceId, async (trx) => {
     const ids: string[] = []
-    for (const channelId of await subscribedChannels(trx, workspaceId, event)) ids.push(await queueNotification(trx, workspaceId, channelId, event, data, tasks))
+    for (const channelId of await getSubscribedReceivers(trx, workspaceId, 'notification_channel', event))
+      ids.push(await queueNotification(trx, workspaceId, channelId, event, data, tasks))
     return ids
   })
 }
 
 /** Whether any active channel of the workspace subscribes to `event`; `db` scoped to the workspace. */
 export async function hasChannelSubscribers(db: DB, workspaceId: string, event: NotificationEvent): Promise<boolean> {
-  return (await subscribedChannels(db, workspaceId, event)).length > 0
+  return (await getSubscribedReceivers(db, workspaceId, 'notification_channel', event)).length > 0
 }

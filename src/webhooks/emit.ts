@@ -2,7 +2,6 @@
 // it, each with its first attempt queued as a task. Given the caller's transaction, the
 // deliveries and their tasks exist only once the caller's write commits (a rolled-back run
 // notifies nobody).
-import { sql } from 'kysely'
 import type { DB } from '../db/database.js'
 import type { AttemptTaskData } from '../delivery/attempt-task.js'
 import { newId } from '../db/ids.js'
@@ -10,6 +9,7 @@ import { inWorkspace } from '../db/tenant-scope.js'
 import type { TaskSender } from '../jobs/job-runtime.js'
 import { deliveryAttemptTaskId, WEBHOOK_DELIVERY, webhookPayload, type WebhookEvent, type WebhookEventData } from './events.js'
 import { emitNotificationEvent, hasChannelSubscribers } from '../notifications/emit.js'
+import { getSubscribedReceivers } from '../queries/deliveries/get-subscribed-receivers.js'
 
 /** What a delivery attempt task carries: no secret, no payload (both are read when it runs). */
 export type DeliveryTaskData = AttemptTaskData
@@ -38,7 +38,7 @@ export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspace
   // Row-level security: a job's connection names the workspace (a request's already does).
   return inWorkspace(db, workspaceId, async (trx) => {
     const ids: string[] = []
-    for (const webhookId of await subscribedWebhooks(trx, workspaceId, event)) ids.push(await queueDelivery(trx, workspaceId, webhookId, event, data, tasks))
+    for (const webhookId of await getSubscribedReceivers(trx, workspaceId, 'webhook', event)) ids.push(await queueDelivery(trx, workspaceId, webhookId, event, data, tasks))
     // Slack and e-mail channels hear the same events (docs/agents-and-notifications.md).
     await emitNotificationEvent(trx, workspaceId, event, data, tasks)
     return ids
@@ -47,18 +47,5 @@ export async function emitWebhookEvent<E extends WebhookEvent>(db: DB, workspace
 
 /** Whether any active webhook or notification channel of the workspace subscribes to `event` (skip costly event data when none does); `db` scoped to the workspace. */
 export async function hasSubscribers(db: DB, workspaceId: string, event: WebhookEvent): Promise<boolean> {
-  return (await subscribedWebhooks(db, workspaceId, event)).length > 0 || (await hasChannelSubscribers(db, workspaceId, event))
-}
-
-/** Ids of the workspace's active webhooks subscribed to `event` (at most MAX_WEBHOOKS_PER_WORKSPACE). */
-async function subscribedWebhooks(db: DB, workspaceId: string, event: WebhookEvent): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('active', '=', true)
-    .where(sql<boolean>`${event} = any(events)`)
-    .orderBy('id')
-    .execute()
-  return rows.map((row) => row.id)
+  return (await getSubscribedReceivers(db, workspaceId, 'webhook', event)).length > 0 || (await hasChannelSubscribers(db, workspaceId, event))
 }
