@@ -6,7 +6,7 @@
 // memory is measured alone (VmRSS from /proc, sampled every 10 ms). COPY runs through
 // psql's \copy with stdout counted by this process. Results: bench/results/<date>-export.json.
 //
-//   DATABASE_URL=… npx tsx bench/export-throughput.ts --dataset bench/.dataset-1m.json [--runs 5] [--load-seconds 15]
+//   DATABASE_URL=… npx tsx bench/export-throughput.ts --dataset bench/.dataset-1m.json [--runs 5] [--load-seconds 15] [--curl]
 // The year's chat-responses file of a `npm run bench:data` dataset, as issue 32 measures it:
 // the real server (bin/beacon.js, run `npm run build` first) after a load test of
 // /dashboard (computed, then cached, as bench/run.ts does), then --runs exports, each beside
@@ -45,6 +45,9 @@ const { values } = parseArgs({
     serve: { type: 'string' },
     dataset: { type: 'string' },
     'load-seconds': { type: 'string', default: '15' },
+    // The file read by curl piped to wc -c, as the yardstick is read by psql piped to wc -c:
+    // Node's HTTP client spent about 1.5 s of CPU per file on the same two cores.
+    curl: { type: 'boolean', default: false },
   },
 })
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/beacon_test'
@@ -361,7 +364,8 @@ async function datasetMain(file: string): Promise<void> {
       const clientCpuBefore = process.cpuUsage()
       let measure: Measure
       try {
-        measure = await download(`${server.url}/api/v1/exports/chat-responses?date_from=${start}&date_to=${end}`, dataset.key)
+        const url = `${server.url}/api/v1/exports/chat-responses?date_from=${start}&date_to=${end}`
+        measure = values.curl ? await curlDownload(url, dataset.key) : await download(url, dataset.key)
       } finally {
         clearInterval(sampler)
       }
@@ -410,6 +414,23 @@ async function datasetMain(file: string): Promise<void> {
   } finally {
     await server.stop()
   }
+}
+
+/** The export through curl, its bytes counted by wc -c (the key travels in curl's environment, not its arguments). */
+function curlDownload(url: string, key: string): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const shell = spawn('bash', ['-c', `set -o pipefail; curl -sS --fail -H "authorization: Bearer $EXPORT_KEY" "$EXPORT_URL" | wc -c`], {
+      env: { ...process.env, EXPORT_KEY: key, EXPORT_URL: url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    shell.on('error', reject)
+    shell.on('close', (code) =>
+      code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, bytes: Number(out.trim()) }) : reject(new Error(`curl exited with ${code}`)),
+    )
+  })
 }
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals
