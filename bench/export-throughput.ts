@@ -5,12 +5,22 @@
 // its own (dropped at the end unless --keep). The server runs in a child process so its
 // memory is measured alone (VmRSS from /proc, sampled every 10 ms). COPY runs through
 // psql's \copy with stdout counted by this process. Results: bench/results/<date>-export.json.
+//
+//   DATABASE_URL=… npx tsx bench/export-throughput.ts --dataset bench/.dataset-1m.json [--runs 5] [--load-seconds 15] [--curl]
+// The year's chat-responses file of a `npm run bench:data` dataset, as issue 32 measures it:
+// the real server (bin/beacon.js, run `npm run build` first) after a load test of
+// /dashboard (computed, then cached, as bench/run.ts does), then --runs exports, each beside
+// the yardstick COPY of the same rows (bench/export-yardstick.ts) in the same minute. Per
+// run: rows/s of both, their ratio, the server's peak RSS growth (sampled every 10 ms) and
+// the CPU seconds the server and this client spent. Results: bench/results/<date>-export-dataset.json.
 import { fork, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
+import { loadavg } from 'node:os'
+import autocannon from 'autocannon'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { createApiKey } from '../src/admin/api-key-store.js'
@@ -23,13 +33,21 @@ import { newId } from '../src/db/ids.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { chatResponsesExport } from '../src/exports/definitions/chat-responses.js'
 import { resolveExportFilters } from '../src/exports/export-filters.js'
+import { addDays } from '../src/core/date-range.js'
+import { percentile, processRss, startChildServer } from '../test/faults/helpers/private-services.js'
+import { runYardstickCopy, yardstickCopySql } from './export-yardstick.js'
 
 const { values } = parseArgs({
   options: {
     responses: { type: 'string', default: '200000' },
-    runs: { type: 'string', default: '2' },
+    runs: { type: 'string' },
     keep: { type: 'boolean', default: false },
     serve: { type: 'string' },
+    dataset: { type: 'string' },
+    'load-seconds': { type: 'string', default: '15' },
+    // The file read by curl piped to wc -c, as the yardstick is read by psql piped to wc -c:
+    // Node's HTTP client spent about 1.5 s of CPU per file on the same two cores.
+    curl: { type: 'boolean', default: false },
   },
 })
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/beacon_test'
@@ -53,7 +71,7 @@ async function serve(schema: string): Promise<void> {
 
 async function main(): Promise<void> {
   const total = Number(values.responses)
-  const runs = Number(values.runs)
+  const runs = Number(values.runs ?? 2)
   if (!Number.isInteger(total) || total < 1) throw new Error('--responses must be a positive whole number')
   const schema = `bench_export_${randomBytes(4).toString('hex')}`
   const admin = new pg.Client({ connectionString: DATABASE_URL })
@@ -176,7 +194,7 @@ function rssMb(pid: number): number {
 function getJson(url: string, key: string): Promise<{ data: { total_rows: number; estimated_size_mb: number } }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: { authorization: `Bearer ${key}` } }, (response) => {
+      .get(url, { headers: { authorization: `Bearer ${key}` }, agent: false }, (response) => {
         let body = ''
         response.setEncoding('utf8')
         response.on('data', (chunk) => (body += chunk))
@@ -191,7 +209,7 @@ function download(url: string, key: string): Promise<Measure> {
     const started = performance.now()
     let bytes = 0
     http
-      .get(url, { headers: { authorization: `Bearer ${key}` } }, (response) => {
+      .get(url, { headers: { authorization: `Bearer ${key}` }, agent: false }, (response) => {
         if (response.statusCode !== 200) reject(new Error(`export answered ${response.statusCode}`))
         response.on('data', (chunk: Buffer) => (bytes += chunk.length))
         response.on('end', () => resolve({ seconds: (performance.now() - started) / 1000, bytes }))
@@ -313,5 +331,116 @@ async function buildData(database: DatabaseHandle, total: number): Promise<{ wor
   return { workspaceId: ws, key, mentions: Number(inserted.numAffectedRows ?? 0) }
 }
 
+/** --dataset: the year's file of a bench:data dataset after a load test, beside the yardstick. */
+async function datasetMain(file: string): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL
+  if (!databaseUrl?.startsWith('postgres')) throw new Error('--dataset needs DATABASE_URL: the PostgreSQL database the dataset was built in')
+  const dataset = JSON.parse(readFileSync(file, 'utf8')) as { key: string; workspace_id: string; end_day: string; backend: string; main: { responses: number } }
+  if (dataset.backend !== 'postgres') throw new Error(`${file} was built on ${dataset.backend}, not PostgreSQL`)
+  const runs = Number(values.runs ?? 5)
+  const loadSeconds = Number(values['load-seconds'])
+  const end = dataset.end_day
+  const start = addDays(end, -364)
+  const server = await startChildServer({ DATABASE_URL: databaseUrl, EXPORT_QUOTA_PER_HOUR: '100000', RATE_LIMIT_PER_MINUTE: '1000000', DATABASE_POOL_SIZE: '16' }, [], 300_000)
+  const auth = { authorization: `Bearer ${dataset.key}` }
+  const loadAtStart = loadavg()[0]
+  try {
+    const statistics = await getJson(`${server.url}/api/v1/exports/chat-responses/statistics?date_from=${start}&date_to=${end}`, dataset.key)
+    const rows = statistics.data.total_rows
+    if (loadSeconds > 0) {
+      // As bench/run.ts: V8 sizes its heap for this load, which is when an export's
+      // garbage used to reach the old generation.
+      const dashboard = `${server.url}/api/v1/dashboard`
+      await autocannon({ url: dashboard, headers: { ...auth, 'cache-control': 'no-cache' }, connections: 16, duration: loadSeconds })
+      await autocannon({ url: dashboard, headers: auth, connections: 16, duration: loadSeconds })
+    }
+    const copySql = yardstickCopySql(dataset.workspace_id, start, end)
+    const results: Record<string, number>[] = []
+    for (let run = 0; run < runs; run++) {
+      const rssBefore = processRss(server.pid)
+      let peak = rssBefore
+      const sampler = setInterval(() => (peak = Math.max(peak, processRss(server.pid))), 10)
+      const serverCpuBefore = processCpuSeconds(server.pid)
+      const clientCpuBefore = process.cpuUsage()
+      let measure: Measure
+      try {
+        const url = `${server.url}/api/v1/exports/chat-responses?date_from=${start}&date_to=${end}`
+        measure = values.curl ? await curlDownload(url, dataset.key) : await download(url, dataset.key)
+      } finally {
+        clearInterval(sampler)
+      }
+      const clientCpu = process.cpuUsage(clientCpuBefore)
+      const serverCpu = processCpuSeconds(server.pid) - serverCpuBefore
+      const copy = runYardstickCopy(databaseUrl, copySql)
+      const result = {
+        run: run + 1,
+        rows,
+        export_seconds: round(measure.seconds, 2),
+        export_mb: round(measure.bytes / 1e6, 1),
+        export_rows_per_second: Math.round(rows / measure.seconds),
+        copy_seconds: round(copy.seconds, 2),
+        copy_rows_per_second: Math.round(rows / copy.seconds),
+        ratio_to_copy: round(copy.seconds / measure.seconds, 2),
+        server_rss_growth_mb: Math.round((peak - rssBefore) / 1e6),
+        server_cpu_seconds: round(serverCpu, 2),
+        client_cpu_seconds: round((clientCpu.user + clientCpu.system) / 1e6, 2),
+        load_average: round(loadavg()[0], 1),
+      }
+      results.push(result)
+      console.log(JSON.stringify(result))
+    }
+    const ratios = results.map((r) => r.ratio_to_copy)
+    const growth = results.map((r) => r.server_rss_growth_mb)
+    const summary = {
+      date: new Date().toISOString(),
+      dataset: file,
+      responses: dataset.main.responses,
+      rows,
+      range: { from: start, to: end },
+      load_seconds: loadSeconds,
+      load_average: { start: round(loadAtStart, 1), end: round(loadavg()[0], 1) },
+      ratio_to_copy: { min: Math.min(...ratios), median: percentile(ratios, 50), max: Math.max(...ratios) },
+      server_rss_growth_mb: { max: Math.max(...growth), runs: growth },
+      runs: results,
+    }
+    console.log(
+      `chat-responses ${start}..${end}, ${rows.toLocaleString('en')} rows, ${runs} runs after ${loadSeconds} s + ${loadSeconds} s of /dashboard load: ` +
+        `export / COPY ${ratios.join(', ')} (median ${summary.ratio_to_copy.median}); server RSS growth ${growth.join(', ')} MB`,
+    )
+    mkdirSync('bench/results', { recursive: true })
+    const out = `bench/results/${summary.date.slice(0, 10)}-export-dataset.json`
+    writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`)
+    console.log(`written ${out}`)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** The export through curl, its bytes counted by wc -c (the key travels in curl's environment, not its arguments). */
+function curlDownload(url: string, key: string): Promise<Measure> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const shell = spawn('bash', ['-c', `set -o pipefail; curl -sS --fail -H "authorization: Bearer $EXPORT_KEY" "$EXPORT_URL" | wc -c`], {
+      env: { ...process.env, EXPORT_KEY: key, EXPORT_URL: url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    shell.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    shell.on('error', reject)
+    shell.on('close', (code) =>
+      code === 0 ? resolve({ seconds: (performance.now() - started) / 1000, bytes: Number(out.trim()) }) : reject(new Error(`curl exited with ${code}`)),
+    )
+  })
+}
+
+const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
+function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 if (values.serve) await serve(values.serve)
+else if (values.dataset) await datasetMain(values.dataset)
 else await main()

@@ -14,6 +14,7 @@ import { startChildServer, percentile, processRss } from '../test/faults/helpers
 import { addDays, todayUtc } from '../src/core/date-range.js'
 import { openDatabase } from '../src/db/database.js'
 import { referenceQueries } from './plain-sql-reference.js'
+import { runYardstickCopy, yardstickCopySql } from './export-yardstick.js'
 
 const { values } = parseArgs({
   options: {
@@ -164,16 +165,7 @@ if (!values['skip-export']) {
       server_rss_growth_mb: Math.round((peakRss - rssBefore) / 1e6),
     }
     if (backend === 'postgres') {
-      const copySql = `copy (select r.id, r.provider, r.model, r.prompt_id, p.text, r.content,
-          coalesce((select json_agg(b.name order by m.position, b.name) from mention m join brand b on b.workspace_id = m.workspace_id and b.id = m.brand_id where m.workspace_id = r.workspace_id and m.response_id = r.id), '[]'::json),
-          r.sentiment, r.created_at
-        from response r join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id
-        where r.workspace_id = '${dataset.workspace_id}' and r.created_at >= '${y}' and r.created_at < '${addDays(end, 1)}'
-        order by r.created_at, r.id) to stdout with csv header`
-      const tc = performance.now()
-      const copy = spawnSync('bash', ['-c', `psql "${databaseUrl}" -qAt -c "${copySql.replace(/\s+/g, ' ').replace(/"/g, '\\"')}" | wc -c`], { encoding: 'utf8', maxBuffer: 1e6 })
-      const copySeconds = (performance.now() - tc) / 1000
-      const copyBytes = Number(copy.stdout.trim())
+      const { seconds: copySeconds, bytes: copyBytes } = runYardstickCopy(databaseUrl!, yardstickCopySql(dataset.workspace_id, y, end))
       Object.assign(result, {
         copy_seconds: Math.round(copySeconds * 100) / 100,
         copy_mb_per_second: Math.round((copyBytes / 1e6 / copySeconds) * 10) / 10,

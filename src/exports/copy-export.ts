@@ -87,8 +87,10 @@ export function roundedFloatCell(value: string, decimals: number): string {
 export function copyCell(column: ExportColumn, ref: string): string {
   switch (column.type) {
     case 'string':
-      // csv-writer.ts's FORMULA_START; COPY writes NULL (not "") for an empty cell.
-      return `(case when ${ref}::text ~ '^[-=+@\\t\\r]' then '''' || ${ref}::text else nullif(${ref}::text, '') end)`
+      // csv-writer.ts's FORMULA_START, tested on the first character: a regular expression
+      // converts the whole text to wide characters first (a year's answers: 0.1 s of CPU).
+      // COPY writes NULL (not "") for an empty cell.
+      return `(case when ${ref}::text = '' then null when substr(${ref}::text, 1, 1) in ('-', '=', '+', '@', E'\\t', E'\\r') then '''' || ${ref}::text else ${ref}::text end)`
     case 'json':
       // Every json column is a text[] (JSON.stringify of the array the driver parses).
       return `array_to_json(${ref})::text`
@@ -193,6 +195,10 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
     // then a sort), and on a busy machine they take the cores the file is waiting for. A
     // cursor never had them; this keeps the plan the cursor had.
     await client.query('set local max_parallel_workers_per_gather = 0')
+    // A file's query costs enough for PostgreSQL to compile it with LLVM, which took about
+    // 0.4 s of CPU per file and saved less than that while the rows are written (a year of
+    // 300,000 responses: 3.86 s of backend CPU without, 4.27 s with).
+    await client.query('set local jit = off')
     if (scope.role) await client.query(`set local role ${client.escapeIdentifier(scope.role)}`)
     await client.query(`select set_config('app.workspace_id', $1, true)`, [scope.workspaceId])
     await check?.(client)

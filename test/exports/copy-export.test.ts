@@ -46,7 +46,8 @@ describe.skipIf(postgresOnly.length === 0).each(postgresOnly)('exports written b
     await db.insertInto('model').values({ workspace_id: workspaceId, id: 'gpt-4o', provider: 'openai', name: 'GPT-4o' }).execute()
     // Names and texts that need quoting, escaping or neutralizing in both formats.
     const brandNames = ['Acme', 'Quote "Co"', 'Comma, Inc', 'Tab\tCo', '=SUM(A1)', 'Back\\slash', 'Ünïcode 🚀', 'Line\nBreak', 'ctrl\u0001char', '@home', '-minus']
-    const brands = brandNames.map((name) => ({ workspace_id: workspaceId, id: randomUUID(), name, is_active: true }))
+    // The last brand is inactive: its mentions stay in the table but never in a file.
+    const brands = [...brandNames, 'Gone Co'].map((name, i) => ({ workspace_id: workspaceId, id: randomUUID(), name, is_active: i < brandNames.length }))
     await db.insertInto('brand').values(brands).execute()
     const promptTexts = ['Plain prompt', '=HYPERLINK("x")', '+1 prompt', '\tTabbed, "quoted"', '\rCR first', 'multi\r\nline']
     const prompts = promptTexts.map((text, i) => ({ workspace_id: workspaceId, id: randomUUID(), text, tags: i % 2 ? ['a'] : ['b', 'c'] }))
@@ -95,6 +96,21 @@ describe.skipIf(postgresOnly.length === 0).each(postgresOnly)('exports written b
           sentiment: sentiments[(i + p) % sentiments.length],
         })),
     )
+    // Answers that name only the inactive brand ("[]" in the file, as answers naming nobody).
+    const onlyInactive = [0, 1, 2].map((i) => ({ ...responses[i], id: randomUUID(), content: `only the inactive brand ${i}` }))
+    await db.insertInto('response').values(onlyInactive).execute()
+    const inactive = brands[brands.length - 1]
+    for (const response of onlyInactive) {
+      mentions.push({
+        ...mentions[0],
+        response_id: response.id,
+        brand_id: inactive.id,
+        prompt_id: response.prompt_id,
+        provider: response.provider,
+        created_at: response.created_at,
+        position: 1,
+      })
+    }
     await db.insertInto('mention').values(mentions).execute()
     const citations = responses.slice(0, 60).map((response, i) => ({
       workspace_id: workspaceId,
