@@ -1,13 +1,20 @@
 // Bulk loading for the benchmark dataset on a PostgreSQL server: rows go in through
-// COPY … FROM STDIN (text format), inside one transaction that drops the fact tables'
-// indexes and constraints first and builds them again at the end. Building an index once
-// from sorted input costs a fraction of maintaining it row by row, and a foreign key is
-// checked by one join instead of a trigger per row. Being one transaction, a load that
-// fails or is killed leaves the tables as they were (indexes included).
+// COPY … FROM STDIN (text format) with the fact tables' indexes and constraints dropped
+// first and built again at the end. Building an index once from sorted input costs a
+// fraction of maintaining it row by row, and a foreign key is checked by one join instead
+// of a trigger per row.
+//
+// Two ways: `loadWithoutIndexes` (one connection, one transaction: a load that fails
+// leaves the tables as they were) and `parallelLoadWithoutIndexes` (one long COPY per table,
+// each on its own connection, so PostgreSQL parses the three tables while Node generates
+// the next rows; indexes are then built a table per connection). The parallel load cannot
+// be one transaction: the drop commits first, and a failed load builds the indexes again
+// before it throws (a load killed outright leaves them dropped: run it again).
 import type pg from 'pg'
-import { from as copyFrom } from 'pg-copy-streams'
-import { pipeline } from 'node:stream/promises'
-import { Readable } from 'node:stream'
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
+import { finished, pipeline } from 'node:stream/promises'
+import { Readable, type Writable } from 'node:stream'
+import { once } from 'node:events'
 
 export type Row = Record<string, unknown>
 
@@ -31,6 +38,38 @@ export function copyLines(columns: readonly string[], rows: readonly Row[]): str
   return text
 }
 
+/** A COPY text field that may hold tabs, newlines or backslashes (free text). */
+export function copyEscape(text: string): string {
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text
+}
+
+/**
+ * One COPY … FROM STDIN kept open for a whole load: callers append text lines and `write`
+ * hands them to the connection, waiting only when the socket's buffer is full (backpressure).
+ */
+export class CopyStream {
+  private readonly stream: Writable
+  private failure: Error | undefined
+  rows = 0
+
+  constructor(client: pg.PoolClient, table: string, columns: readonly string[]) {
+    this.stream = client.query(copyFrom(`copy ${client.escapeIdentifier(table)} (${columns.map((c) => client.escapeIdentifier(c)).join(', ')}) from stdin`))
+    this.stream.on('error', (error: Error) => (this.failure = error))
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.failure) throw this.failure
+    if (text.length === 0) return
+    if (!this.stream.write(text)) await once(this.stream, 'drain')
+  }
+
+  async end(): Promise<void> {
+    if (this.failure) throw this.failure
+    this.stream.end()
+    await finished(this.stream)
+  }
+}
+
 /** COPY rows into a table on this client (in whatever transaction it is in). */
 export async function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], rows: readonly Row[]): Promise<void> {
   if (rows.length === 0) return
@@ -42,13 +81,17 @@ export async function copyRows(client: pg.PoolClient, table: string, columns: re
   await pipeline(Readable.from(slices()), stream)
 }
 
-interface Ddl {
+export interface Ddl {
   drop: string[]
   create: string[]
+  /** `create` without the foreign keys, grouped by table (built in parallel, a table per connection). */
+  perTable: { table: string; statements: string[] }[]
+  /** The foreign keys, added after every table's keys exist. */
+  foreign: string[]
 }
 
 /** The statements that drop, and then recreate, the indexes and constraints of `tables`. */
-async function indexDdl(client: pg.PoolClient, tables: readonly string[]): Promise<Ddl> {
+export async function indexDdl(client: pg.PoolClient, tables: readonly string[]): Promise<Ddl> {
   const { rows: constraints } = await client.query<{ table: string; name: string; def: string; type: string }>(
     `select c.conrelid::regclass::text as table, c.conname as name, pg_get_constraintdef(c.oid) as def, c.contype as type
        from pg_constraint c
@@ -56,8 +99,8 @@ async function indexDdl(client: pg.PoolClient, tables: readonly string[]): Promi
       order by c.contype = 'f' desc, c.conname`,
     [tables],
   )
-  const { rows: indexes } = await client.query<{ name: string; def: string }>(
-    `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
+  const { rows: indexes } = await client.query<{ name: string; table: string; def: string }>(
+    `select i.indexrelid::regclass::text as name, i.indrelid::regclass::text as table, pg_get_indexdef(i.indexrelid) as def
        from pg_index i
       where i.indrelid = any($1::regclass[])
         and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid and c.contype in ('p', 'u'))
@@ -66,7 +109,12 @@ async function indexDdl(client: pg.PoolClient, tables: readonly string[]): Promi
   )
   const foreign = constraints.filter((c) => c.type === 'f')
   const keys = constraints.filter((c) => c.type !== 'f')
+  const byTable = new Map<string, string[]>()
+  for (const c of keys) byTable.set(c.table, [...(byTable.get(c.table) ?? []), `alter table ${c.table} add constraint ${client.escapeIdentifier(c.name)} ${c.def}`])
+  for (const i of indexes) byTable.set(i.table, [...(byTable.get(i.table) ?? []), i.def])
   return {
+    perTable: [...byTable].map(([table, statements]) => ({ table, statements })),
+    foreign: foreign.map((c) => `alter table ${c.table} add constraint ${client.escapeIdentifier(c.name)} ${c.def}`),
     drop: [
       ...foreign.map((c) => `alter table ${c.table} drop constraint ${client.escapeIdentifier(c.name)}`),
       ...keys.map((c) => `alter table ${c.table} drop constraint ${client.escapeIdentifier(c.name)}`),
@@ -102,4 +150,85 @@ export async function loadWithoutIndexes(client: pg.PoolClient, tables: readonly
     await client.query('rollback').catch(() => {})
     throw error
   }
+}
+
+/**
+ * Drops the indexes and constraints of `tables` (committed), runs `load` with `clients`
+ * (one per concurrent COPY), then builds the indexes again, a table per connection, and the
+ * foreign keys last. Returns the seconds spent rebuilding.
+ */
+export async function parallelLoadWithoutIndexes(clients: readonly pg.PoolClient[], tables: readonly string[], load: () => Promise<void>): Promise<{ indexSeconds: number }> {
+  const [first] = clients
+  for (const client of clients) {
+    await client.query('set synchronous_commit = off')
+    // A bigger sort budget for the index builds (this session only).
+    await client.query(`set maintenance_work_mem = '512MB'`)
+  }
+  await first.query('begin')
+  const ddl = await indexDdl(first, tables)
+  for (const statement of ddl.drop) await first.query(statement)
+  await first.query('commit')
+  const rebuild = async () => {
+    const started = performance.now()
+    // Largest tables first, so the longest build starts at once.
+    const { rows: sizes } = await first.query<{ table: string; bytes: string }>(`select t as table, pg_relation_size(t::regclass) as bytes from unnest($1::text[]) t`, [
+      ddl.perTable.map((t) => t.table),
+    ])
+    const size = (table: string) => Number(sizes.find((s) => s.table === table)?.bytes ?? 0)
+    const queue = [...ddl.perTable].sort((a, b) => size(b.table) - size(a.table))
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          for (const statement of next.statements) await client.query(statement)
+        }
+      }),
+    )
+    for (const statement of ddl.foreign) await first.query(statement)
+    return (performance.now() - started) / 1000
+  }
+  try {
+    await load()
+  } catch (error) {
+    await rebuild().catch(() => {})
+    throw error
+  }
+  return { indexSeconds: await rebuild() }
+}
+
+/**
+ * The yardstick for a load: the same rows, already as COPY text (read back with COPY … TO
+ * STDOUT), copied again into empty tables shaped like theirs (no indexes, logged, as the
+ * load's tables are), one table per connection at once, as the load does. What the
+ * generator adds on top of PostgreSQL's own COPY is the difference.
+ */
+export async function copyYardstick(clients: readonly pg.PoolClient[], samples: { table: string; select: string }[]): Promise<{ seconds: number; rows: Record<string, number>; megabytes: number }> {
+  const texts: Buffer[][] = []
+  for (const sample of samples) {
+    const chunks: Buffer[] = []
+    const stream = clients[0].query(copyTo(`copy (${sample.select}) to stdout`))
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk)
+    texts.push(chunks)
+  }
+  const name = (table: string) => client0.escapeIdentifier(`bench_yardstick_${table}`)
+  const client0 = clients[0]
+  for (const { table } of samples) {
+    await client0.query(`drop table if exists ${name(table)}`)
+    await client0.query(`create table ${name(table)} (like ${client0.escapeIdentifier(table)} including defaults)`)
+  }
+  const started = performance.now()
+  await Promise.all(
+    samples.map(async ({ table }, i) => {
+      const client = clients[i % clients.length]
+      const stream = client.query(copyFrom(`copy ${name(table)} from stdin`))
+      await pipeline(Readable.from(texts[i]), stream)
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const rows: Record<string, number> = {}
+  for (const { table } of samples) {
+    rows[table] = Number((await client0.query<{ n: string }>(`select count(*) as n from ${name(table)}`)).rows[0].n)
+    await client0.query(`drop table ${name(table)}`)
+  }
+  const megabytes = Math.round(texts.flat().reduce((n, b) => n + b.length, 0) / 1e5) / 10
+  return { seconds, rows, megabytes }
 }

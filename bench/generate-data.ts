@@ -22,7 +22,7 @@ import { createApiKey } from '../src/admin/api-key-store.js'
 import { rebuildRollups, tenantTables } from '../src/rollups/index.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
-import { copyRows, loadWithoutIndexes, type Row } from './copy-load.js'
+import { copyEscape, copyRows, CopyStream, copyYardstick, parallelLoadWithoutIndexes, type Row } from './copy-load.js'
 import { addDays, todayUtc } from '../src/core/date-range.js'
 
 const { values } = parseArgs({
@@ -33,8 +33,11 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     inserts: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.dataset.json' },
+    // Responses of the main workspace copied again as the COPY yardstick (0: none).
+    yardstick: { type: 'string', default: '100000' },
   },
 })
+const YARDSTICK = Number(values.yardstick)
 const TOTAL = Number(values.responses)
 const SEED = Number(values.seed)
 const DAYS = Number(values.days)
@@ -170,22 +173,44 @@ const APPEARANCE_COLUMNS: [string, string][] = [
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000
 
-/** Where generated facts go: array inserts (both backends) or COPY (PostgreSQL). */
+/**
+ * Where generated facts go. The fact rows are handed over as positional values, not as
+ * objects: the COPY sink appends them to one text buffer per table (no per-row objects,
+ * the bulk of what the previous generator spent its time on), the insert sink builds the
+ * rows its array inserts need. `flush` is called after every chunk of responses.
+ */
 interface FactSink {
-  facts(responses: Row[], mentions: Row[], citations: Row[]): Promise<void>
+  response(ws: string, id: string, promptId: string, provider: string, model: string, content: string, createdAt: string, externalId: string, sentiment: number | null): void
+  mention(ws: string, responseId: string, brandId: string, promptId: string, provider: string, model: string, createdAt: string, occurrences: number, position: number, sentiment: number): void
+  citation(ws: string, responseId: string, url: string, domain: string, title: string, promptId: string, provider: string, model: string, createdAt: string): void
+  flush(): Promise<void>
   aio(observations: Row[], appearances: Row[]): Promise<void>
 }
 
 const columnNames = (columns: [string, string][]) => columns.map(([name]) => name)
 
 function insertSink(db: Kysely<Database>): FactSink {
+  let responses: Row[] = []
+  let mentions: Row[] = []
+  let citations: Row[] = []
   return {
-    facts: (responses, mentions, citations) =>
-      db.transaction().execute(async (trx) => {
-        await insertArrays(trx, 'response', RESPONSE_COLUMNS, responses)
-        await insertArrays(trx, 'mention', MENTION_COLUMNS, mentions)
-        await insertArrays(trx, 'citation', CITATION_COLUMNS, citations)
-      }),
+    response: (workspace_id, id, prompt_id, provider, model, content, created_at, external_id, sentiment) =>
+      void responses.push({ workspace_id, id, prompt_id, provider, model, content, created_at, external_id, sentiment }),
+    mention: (workspace_id, response_id, brand_id, prompt_id, provider, model, created_at, occurrences, position, sentiment) =>
+      void mentions.push({ workspace_id, response_id, brand_id, prompt_id, provider, model, created_at, occurrences, position, sentiment }),
+    citation: (workspace_id, response_id, url, domain, title, prompt_id, provider, model, created_at) =>
+      void citations.push({ workspace_id, response_id, url, domain, title, prompt_id, provider, model, created_at }),
+    async flush() {
+      const batch = { responses, mentions, citations }
+      responses = []
+      mentions = []
+      citations = []
+      await db.transaction().execute(async (trx) => {
+        await insertArrays(trx, 'response', RESPONSE_COLUMNS, batch.responses)
+        await insertArrays(trx, 'mention', MENTION_COLUMNS, batch.mentions)
+        await insertArrays(trx, 'citation', CITATION_COLUMNS, batch.citations)
+      })
+    },
     aio: (observations, appearances) =>
       db.transaction().execute(async (trx) => {
         await insertArrays(trx, 'aio_observation', AIO_COLUMNS, observations)
@@ -194,16 +219,47 @@ function insertSink(db: Kysely<Database>): FactSink {
   }
 }
 
-function copySink(client: pg.PoolClient): FactSink {
+/**
+ * COPY text built straight from the values, one open COPY per table on its own connection
+ * (bench/copy-load.ts). Only `content` is free text; every other value is an id, a number,
+ * an ISO time or a URL the generator made, none with a tab, newline or backslash.
+ */
+function copySink(responseClient: pg.PoolClient, mentionClient: pg.PoolClient, citationClient: pg.PoolClient): FactSink & { end(): Promise<void> } {
+  const streams = {
+    response: new CopyStream(responseClient, 'response', columnNames(RESPONSE_COLUMNS)),
+    mention: new CopyStream(mentionClient, 'mention', columnNames(MENTION_COLUMNS)),
+    citation: new CopyStream(citationClient, 'citation', columnNames(CITATION_COLUMNS)),
+  }
+  let responses = ''
+  let mentions = ''
+  let citations = ''
+  // The AIO rows (a few per prompt and day) wait for the fact COPYs to end: a connection
+  // in COPY runs nothing else.
+  const observations: Row[] = []
+  const appearances: Row[] = []
   return {
-    async facts(responses, mentions, citations) {
-      await copyRows(client, 'response', columnNames(RESPONSE_COLUMNS), responses)
-      await copyRows(client, 'mention', columnNames(MENTION_COLUMNS), mentions)
-      await copyRows(client, 'citation', columnNames(CITATION_COLUMNS), citations)
+    response(ws, id, promptId, provider, model, content, createdAt, externalId, sentiment) {
+      responses += `${ws}\t${id}\t${promptId}\t${provider}\t${model}\t${copyEscape(content)}\t${createdAt}\t${externalId}\t${sentiment === null ? '\\N' : sentiment}\n`
     },
-    async aio(observations, appearances) {
-      await copyRows(client, 'aio_observation', columnNames(AIO_COLUMNS), observations)
-      await copyRows(client, 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
+    mention(ws, responseId, brandId, promptId, provider, model, createdAt, occurrences, position, sentiment) {
+      mentions += `${ws}\t${responseId}\t${brandId}\t${promptId}\t${provider}\t${model}\t${createdAt}\t${occurrences}\t${position}\t${sentiment}\n`
+    },
+    citation(ws, responseId, url, domain, title, promptId, provider, model, createdAt) {
+      citations += `${ws}\t${responseId}\t${url}\t${domain}\t${title}\t${promptId}\t${provider}\t${model}\t${createdAt}\n`
+    },
+    async flush() {
+      const text = { response: responses, mention: mentions, citation: citations }
+      responses = mentions = citations = ''
+      await Promise.all([streams.response.write(text.response), streams.mention.write(text.mention), streams.citation.write(text.citation)])
+    },
+    async end() {
+      await Promise.all([streams.response.end(), streams.mention.end(), streams.citation.end()])
+      await copyRows(responseClient, 'aio_observation', columnNames(AIO_COLUMNS), observations)
+      await copyRows(responseClient, 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
+    },
+    async aio(moreObservations, moreAppearances) {
+      observations.push(...moreObservations)
+      appearances.push(...moreAppearances)
     },
   }
 }
@@ -228,81 +284,70 @@ async function insertDimensions(db: Kysely<Database>, ws: Workspace) {
   }
 }
 
+/** Where the load's time went: building the rows in Node, or waiting for the COPYs. */
+const timing = { generate: 0, flush: 0 }
+
 async function loadFacts(ws: Workspace, endDay: string, sink: FactSink, progress: (n: number) => void) {
   const startDay = addDays(endDay, -(DAYS - 1))
   const startMs = Date.parse(`${startDay}T00:00:00Z`)
   const spanMs = DAYS * 86_400_000
   const rng = Rng.for(SEED, `facts-${ws.id}`)
   const idRng = Rng.for(SEED, `ids-${ws.id}`)
-  const CHUNK = 5_000
+  // Cumulative weights: a citation's source is a binary search, not a walk of 322 domains.
+  const cumulative: number[] = []
+  for (const d of ws.domains) cumulative.push((cumulative.at(-1) ?? 0) + d.weight)
+  const totalWeight = cumulative.at(-1)!
+  const pickDomain = () => {
+    const r = rng.next() * totalWeight
+    let lo = 0
+    let hi = cumulative.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cumulative[mid] > r) hi = mid
+      else lo = mid + 1
+    }
+    return ws.domains[lo]
+  }
+  const CHUNK = 2_000
   for (let offset = 0; offset < ws.responses; offset += CHUNK) {
-    const responses: Row[] = []
-    const mentions: Row[] = []
-    const citations: Row[] = []
-    for (let i = offset; i < Math.min(ws.responses, offset + CHUNK); i++) {
+    const last = Math.min(ws.responses, offset + CHUNK)
+    const chunkStarted = performance.now()
+    for (let i = offset; i < last; i++) {
       // Spread evenly over the period, in time order, with a little jitter.
-      const createdAt = new Date(startMs + Math.floor(((i + rng.next()) / ws.responses) * spanMs))
+      const createdMs = startMs + Math.floor(((i + rng.next()) / ws.responses) * spanMs)
+      const createdAt = new Date(createdMs).toISOString()
       const prompt = rng.pick(ws.prompts)
       const [provider, model] = rng.pick(PROVIDER_MODELS)
-      const responseId = timeOrderedId(createdAt.getTime(), idRng)
+      const responseId = timeOrderedId(createdMs, idRng)
       const mentionCount = Math.min(ws.brands.length, Math.max(0, Math.round(rng.float(0, 5))))
       const named = rng.weightedSample(ws.brands, mentionCount, (b) => b.weight)
-      const sentences: string[] = []
-      named.forEach((brand, p) => {
+      let sentences = ''
+      for (let p = 0; p < named.length; p++) {
+        const brand = named[p]
         const sentiment = round3(Math.max(-1, Math.min(1, brand.tone + rng.float(-0.4, 0.4))))
-        mentions.push({
-          workspace_id: ws.id,
-          response_id: responseId,
-          brand_id: brand.id,
-          prompt_id: prompt.id,
-          provider,
-          model,
-          created_at: createdAt,
-          occurrences: rng.int(1, 3),
-          position: p + 1,
-          sentiment,
-        })
-        sentences.push(
-          `${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`,
-        )
-      })
+        sink.mention(ws.id, responseId, brand.id, prompt.id, provider, model, createdAt, rng.int(1, 3), p + 1, sentiment)
+        sentences += `${p === 0 ? '' : '\n'}${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`
+      }
       const citationCount = rng.int(2, 6)
-      const seen = new Set<string>()
+      const seen: string[] = []
       for (let c = 0; c < citationCount; c++) {
-        const source = rng.weighted(ws.domains, (d) => d.weight)
+        const source = pickDomain()
         const url = `${source.base}${rng.int(1, 40)}`.replace('https://www.', 'https://')
-        if (seen.has(url)) continue
-        seen.add(url)
-        citations.push({
-          workspace_id: ws.id,
-          response_id: responseId,
-          url,
-          domain: source.domain,
-          title: `${source.domain} article ${url.length % 40}`,
-          prompt_id: prompt.id,
-          provider,
-          model,
-          created_at: createdAt,
-        })
+        if (seen.includes(url)) continue
+        seen.push(url)
+        sink.citation(ws.id, responseId, url, source.domain, `${source.domain} article ${url.length % 40}`, prompt.id, provider, model, createdAt)
       }
       const empty = rng.chance(0.02)
       const content = empty
         ? ''
-        : `Here is an overview for "${prompt.text}".\n\n${sentences.join('\n')}\n\nIn summary, pick the tool that fits your team's size, budget and workflow; trial two or three before committing. Sources: ${[...seen].slice(0, 2).join(' ')}`
-      responses.push({
-        workspace_id: ws.id,
-        id: responseId,
-        prompt_id: prompt.id,
-        provider,
-        model,
-        content,
-        created_at: createdAt,
-        external_id: `bench-${i}`,
-        sentiment: empty ? null : round3(rng.float(-0.5, 0.8)),
-      })
+        : `Here is an overview for "${prompt.text}".\n\n${sentences}\n\nIn summary, pick the tool that fits your team's size, budget and workflow; trial two or three before committing. Sources: ${seen.slice(0, 2).join(' ')}`
+      sink.response(ws.id, responseId, prompt.id, provider, model, content, createdAt, `bench-${i}`, empty ? null : round3(rng.float(-0.5, 0.8)))
     }
-    await sink.facts(responses, mentions, citations)
-    progress(responses.length)
+    const flushStarted = performance.now()
+    timing.generate += flushStarted - chunkStarted
+    await sink.flush()
+    timing.flush += performance.now() - flushStarted
+    progress(last - offset)
   }
   // AIO: every prompt once a day, loaded a month at a time.
   for (let firstDay = 0; firstDay < DAYS; firstDay += 30) {
@@ -372,12 +417,38 @@ const loadAll = async (sink: FactSink) => {
 }
 const useCopy = database.backend === 'postgres' && !values.inserts
 let indexSeconds: number | undefined
+let copySeconds: number | undefined
+let yardstickWall = 0
+let yardstick: { seconds: number; rows: Record<string, number>; megabytes: number; responses_per_second: number } | undefined
 if (useCopy) {
-  const client = await database.connection.pool!.connect()
+  // Three connections: a COPY per fact table at once, then an index build per table at once.
+  const clients = await Promise.all([0, 1, 2].map(() => database.connection.pool!.connect()))
   try {
-    ;({ indexSeconds } = await loadWithoutIndexes(client, FACT_TABLES, () => loadAll(copySink(client))))
+    ;({ indexSeconds } = await parallelLoadWithoutIndexes(clients, FACT_TABLES, async () => {
+      const sink = copySink(clients[0], clients[1], clients[2])
+      await loadAll(sink)
+      await sink.end()
+      copySeconds = (performance.now() - factsStarted) / 1000
+      if (!values.quiet) process.stderr.write(`generated in ${Math.round(timing.generate / 100) / 10} s, waited for COPY ${Math.round(timing.flush / 100) / 10} s\n`)
+      if (YARDSTICK > 0) {
+        // The main workspace's first YARDSTICK responses (by time) with their mentions and
+        // citations, read back as COPY text and copied again: PostgreSQL's own COPY rate.
+        const main = workspaces[0]
+        const cutoff = new Date(Date.parse(`${addDays(endDay, -(DAYS - 1))}T00:00:00Z`) + (Math.min(YARDSTICK, main.responses) / main.responses) * DAYS * 86_400_000).toISOString()
+        const where = `workspace_id = '${main.id}' and created_at < '${cutoff}'`
+        const yardstickStarted = performance.now()
+        const result = await copyYardstick(clients, [
+          { table: 'response', select: `select * from response where ${where}` },
+          { table: 'mention', select: `select * from mention where ${where}` },
+          { table: 'citation', select: `select * from citation where ${where}` },
+        ])
+        yardstickWall = (performance.now() - yardstickStarted) / 1000
+        yardstick = { ...result, seconds: Math.round(result.seconds * 10) / 10, responses_per_second: Math.round(result.rows.response / result.seconds) }
+        if (!values.quiet) process.stderr.write(`yardstick: COPY of ${JSON.stringify(result.rows)} already as text (${result.megabytes} MB) took ${yardstick.seconds} s = ${yardstick.responses_per_second.toLocaleString('en')} responses/s\n`)
+      }
+    }))
   } finally {
-    client.release()
+    for (const client of clients) client.release()
   }
 } else {
   await loadAll(insertSink(db))
@@ -403,6 +474,7 @@ const counts = await sql<{ responses: number; mentions: number; citations: numbe
          (select count(*) from mention where workspace_id = ${workspaces[0].id}) as mentions,
          (select count(*) from citation where workspace_id = ${workspaces[0].id}) as citations,
          (select count(*) from aio_observation where workspace_id = ${workspaces[0].id}) as observations`.execute(db)
+const databaseMegabytes = database.backend === 'postgres' ? Math.round(Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(db)).rows[0].bytes) / 1e6) : null
 await database.close()
 
 const seconds = Math.round((performance.now() - started) / 100) / 10
@@ -421,11 +493,17 @@ const summary = {
   method: useCopy ? 'copy' : 'inserts',
   phases_seconds: {
     facts: Math.round(factSeconds),
+    generate_and_copy: copySeconds === undefined ? null : Math.round(copySeconds),
     indexes: indexSeconds === undefined ? null : Math.round(indexSeconds),
     rollups: Math.round(rollupSeconds),
     vacuum_analyze: Math.round(vacuumSeconds),
   },
   responses_per_second: Math.round(totalResponses / seconds),
+  // Facts only (generation, COPY, index builds; not the yardstick's own minute).
+  fact_responses_per_second: Math.round(totalResponses / (factSeconds - yardstickWall)),
+  copy_responses_per_second: copySeconds === undefined ? null : Math.round(totalResponses / copySeconds),
+  yardstick: yardstick ?? null,
+  database_megabytes: databaseMegabytes,
 }
 writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`)
 const { key: _secret, ...shown } = summary
