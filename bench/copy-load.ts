@@ -84,16 +84,23 @@ export async function copyRows(client: pg.PoolClient, table: string, columns: re
 export interface Ddl {
   drop: string[]
   create: string[]
-  /** `create` without the foreign keys, grouped by table (built in parallel, a table per connection). */
-  perTable: { table: string; statements: string[] }[]
-  /** The foreign keys, added after every table's keys exist. */
+  /**
+   * `create` for parallel builds: every index (keys as plain unique indexes) on its own,
+   * any of them on any connection (CREATE INDEX takes a lock that lets others build on the
+   * same table), then `attach` turns the key indexes into their constraints (no scan), and
+   * the foreign keys last.
+   */
+  indexes: { table: string; statement: string }[]
+  attach: string[]
   foreign: string[]
+  foreignNames: { table: string; name: string }[]
 }
 
 /** The statements that drop, and then recreate, the indexes and constraints of `tables`. */
 export async function indexDdl(client: pg.PoolClient, tables: readonly string[]): Promise<Ddl> {
-  const { rows: constraints } = await client.query<{ table: string; name: string; def: string; type: string }>(
-    `select c.conrelid::regclass::text as table, c.conname as name, pg_get_constraintdef(c.oid) as def, c.contype as type
+  const { rows: constraints } = await client.query<{ table: string; name: string; def: string; type: string; index_def: string | null }>(
+    `select c.conrelid::regclass::text as table, c.conname as name, pg_get_constraintdef(c.oid) as def, c.contype as type,
+            case when c.contype in ('p', 'u') then pg_get_indexdef(c.conindid) end as index_def
        from pg_constraint c
       where (c.conrelid = any($1::regclass[]) or c.confrelid = any($1::regclass[])) and c.contype in ('p', 'u', 'f')
       order by c.contype = 'f' desc, c.conname`,
@@ -109,12 +116,13 @@ export async function indexDdl(client: pg.PoolClient, tables: readonly string[])
   )
   const foreign = constraints.filter((c) => c.type === 'f')
   const keys = constraints.filter((c) => c.type !== 'f')
-  const byTable = new Map<string, string[]>()
-  for (const c of keys) byTable.set(c.table, [...(byTable.get(c.table) ?? []), `alter table ${c.table} add constraint ${client.escapeIdentifier(c.name)} ${c.def}`])
-  for (const i of indexes) byTable.set(i.table, [...(byTable.get(i.table) ?? []), i.def])
   return {
-    perTable: [...byTable].map(([table, statements]) => ({ table, statements })),
+    indexes: [...keys.map((c) => ({ table: c.table, statement: c.index_def! })), ...indexes.map((i) => ({ table: i.table, statement: i.def }))],
+    attach: keys.map(
+      (c) => `alter table ${c.table} add constraint ${client.escapeIdentifier(c.name)} ${c.type === 'p' ? 'primary key' : 'unique'} using index ${client.escapeIdentifier(c.name)}`,
+    ),
     foreign: foreign.map((c) => `alter table ${c.table} add constraint ${client.escapeIdentifier(c.name)} ${c.def}`),
+    foreignNames: foreign.map((c) => ({ table: c.table, name: c.name })),
     drop: [
       ...foreign.map((c) => `alter table ${c.table} drop constraint ${client.escapeIdentifier(c.name)}`),
       ...keys.map((c) => `alter table ${c.table} drop constraint ${client.escapeIdentifier(c.name)}`),
@@ -154,8 +162,8 @@ export async function loadWithoutIndexes(client: pg.PoolClient, tables: readonly
 
 /**
  * Drops the indexes and constraints of `tables` (committed), runs `load` with `clients`
- * (one per concurrent COPY), then builds the indexes again, a table per connection, and the
- * foreign keys last. Returns the seconds spent rebuilding.
+ * (one per concurrent COPY), then builds the indexes again, largest table first, one per
+ * connection at a time, and the keys and foreign keys last. Returns the seconds spent rebuilding.
  */
 export async function parallelLoadWithoutIndexes(clients: readonly pg.PoolClient[], tables: readonly string[], load: () => Promise<void>): Promise<{ indexSeconds: number }> {
   const [first] = clients
@@ -172,18 +180,25 @@ export async function parallelLoadWithoutIndexes(clients: readonly pg.PoolClient
     const started = performance.now()
     // Largest tables first, so the longest build starts at once.
     const { rows: sizes } = await first.query<{ table: string; bytes: string }>(`select t as table, pg_relation_size(t::regclass) as bytes from unnest($1::text[]) t`, [
-      ddl.perTable.map((t) => t.table),
+      [...new Set(ddl.indexes.map((i) => i.table))],
     ])
     const size = (table: string) => Number(sizes.find((s) => s.table === table)?.bytes ?? 0)
-    const queue = [...ddl.perTable].sort((a, b) => size(b.table) - size(a.table))
+    const queue = [...ddl.indexes].sort((a, b) => size(b.table) - size(a.table))
     await Promise.all(
       clients.map(async (client) => {
-        for (let next = queue.shift(); next; next = queue.shift()) {
-          for (const statement of next.statements) await client.query(statement)
-        }
+        for (let next = queue.shift(); next; next = queue.shift()) await client.query(next.statement)
       }),
     )
-    for (const statement of ddl.foreign) await first.query(statement)
+    for (const statement of ddl.attach) await first.query(statement)
+    // Foreign keys added NOT VALID (no scan, brief lock), then validated a table per
+    // connection at once: VALIDATE takes a lock that lets the others validate too.
+    for (const statement of ddl.foreign) await first.query(`${statement} not valid`)
+    const validations = ddl.foreignNames.map((f) => `alter table ${f.table} validate constraint ${first.escapeIdentifier(f.name)}`)
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let next = validations.shift(); next; next = validations.shift()) await client.query(next)
+      }),
+    )
     return (performance.now() - started) / 1000
   }
   try {
@@ -201,7 +216,10 @@ export async function parallelLoadWithoutIndexes(clients: readonly pg.PoolClient
  * load's tables are), one table per connection at once, as the load does. What the
  * generator adds on top of PostgreSQL's own COPY is the difference.
  */
-export async function copyYardstick(clients: readonly pg.PoolClient[], samples: { table: string; select: string }[]): Promise<{ seconds: number; rows: Record<string, number>; megabytes: number }> {
+export async function copyYardstick(
+  clients: readonly pg.PoolClient[],
+  samples: { table: string; select: string }[],
+): Promise<{ seconds: number; rows: Record<string, number>; megabytes: number }> {
   const texts: Buffer[][] = []
   for (const sample of samples) {
     const chunks: Buffer[] = []

@@ -181,7 +181,18 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000
  */
 interface FactSink {
   response(ws: string, id: string, promptId: string, provider: string, model: string, content: string, createdAt: string, externalId: string, sentiment: number | null): void
-  mention(ws: string, responseId: string, brandId: string, promptId: string, provider: string, model: string, createdAt: string, occurrences: number, position: number, sentiment: number): void
+  mention(
+    ws: string,
+    responseId: string,
+    brandId: string,
+    promptId: string,
+    provider: string,
+    model: string,
+    createdAt: string,
+    occurrences: number,
+    position: number,
+    sentiment: number,
+  ): void
   citation(ws: string, responseId: string, url: string, domain: string, title: string, promptId: string, provider: string, model: string, createdAt: string): void
   flush(): Promise<void>
   aio(observations: Row[], appearances: Row[]): Promise<void>
@@ -237,6 +248,7 @@ function copySink(responseClient: pg.PoolClient, mentionClient: pg.PoolClient, c
   // in COPY runs nothing else.
   const observations: Row[] = []
   const appearances: Row[] = []
+  let inFlight: Promise<unknown> = Promise.resolve()
   return {
     response(ws, id, promptId, provider, model, content, createdAt, externalId, sentiment) {
       responses += `${ws}\t${id}\t${promptId}\t${provider}\t${model}\t${copyEscape(content)}\t${createdAt}\t${externalId}\t${sentiment === null ? '\\N' : sentiment}\n`
@@ -247,12 +259,17 @@ function copySink(responseClient: pg.PoolClient, mentionClient: pg.PoolClient, c
     citation(ws, responseId, url, domain, title, promptId, provider, model, createdAt) {
       citations += `${ws}\t${responseId}\t${url}\t${domain}\t${title}\t${promptId}\t${provider}\t${model}\t${createdAt}\n`
     },
+    // Double-buffered: this chunk is handed to the sockets while the next one is built; only
+    // the chunk before it must have gone out first.
     async flush() {
+      await inFlight
       const text = { response: responses, mention: mentions, citation: citations }
       responses = mentions = citations = ''
-      await Promise.all([streams.response.write(text.response), streams.mention.write(text.mention), streams.citation.write(text.citation)])
+      inFlight = Promise.all([streams.response.write(text.response), streams.mention.write(text.mention), streams.citation.write(text.citation)])
+      inFlight.catch(() => {}) // awaited (and thrown) by the next flush or end
     },
     async end() {
+      await inFlight
       await Promise.all([streams.response.end(), streams.mention.end(), streams.citation.end()])
       await copyRows(responseClient, 'aio_observation', columnNames(AIO_COLUMNS), observations)
       await copyRows(responseClient, 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
@@ -444,7 +461,10 @@ if (useCopy) {
         ])
         yardstickWall = (performance.now() - yardstickStarted) / 1000
         yardstick = { ...result, seconds: Math.round(result.seconds * 10) / 10, responses_per_second: Math.round(result.rows.response / result.seconds) }
-        if (!values.quiet) process.stderr.write(`yardstick: COPY of ${JSON.stringify(result.rows)} already as text (${result.megabytes} MB) took ${yardstick.seconds} s = ${yardstick.responses_per_second.toLocaleString('en')} responses/s\n`)
+        if (!values.quiet)
+          process.stderr.write(
+            `yardstick: COPY of ${JSON.stringify(result.rows)} already as text (${result.megabytes} MB) took ${yardstick.seconds} s = ${yardstick.responses_per_second.toLocaleString('en')} responses/s\n`,
+          )
       }
     }))
   } finally {
@@ -474,7 +494,8 @@ const counts = await sql<{ responses: number; mentions: number; citations: numbe
          (select count(*) from mention where workspace_id = ${workspaces[0].id}) as mentions,
          (select count(*) from citation where workspace_id = ${workspaces[0].id}) as citations,
          (select count(*) from aio_observation where workspace_id = ${workspaces[0].id}) as observations`.execute(db)
-const databaseMegabytes = database.backend === 'postgres' ? Math.round(Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(db)).rows[0].bytes) / 1e6) : null
+const databaseMegabytes =
+  database.backend === 'postgres' ? Math.round(Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(db)).rows[0].bytes) / 1e6) : null
 await database.close()
 
 const seconds = Math.round((performance.now() - started) / 100) / 10
