@@ -19,7 +19,7 @@ import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { Database } from '../src/db/schema.js'
 import { createApiKey } from '../src/admin/api-key-store.js'
-import { rebuildRollups, tenantTables } from '../src/rollups/index.js'
+import { FAMILIES, rebuildRollups, tenantTables } from '../src/rollups/index.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
 import { copyEscape, copyRows, CopyStream, copyYardstick, parallelLoadWithoutIndexes, type Row } from './copy-load.js'
@@ -477,9 +477,16 @@ const factSeconds = (performance.now() - factsStarted) / 1000
 if (!values.quiet)
   process.stderr.write(`facts loaded in ${Math.round(factSeconds)} s${indexSeconds === undefined ? '' : ` (indexes and keys built in ${Math.round(indexSeconds)} s)`}\n`)
 const rollupStarted = performance.now()
+// The facts were loaded directly, so every rollup is built from them here, by the product's
+// own rebuild: the numbering tables first (the URL rollups read their numbers), then the
+// other families in three groups by the facts they read, each group in its own
+// transaction on its own connection, at once (a fold stays with its source, which reads
+// the facts for both).
+const numbering = FAMILIES.filter((f) => f.stableIds).map((f) => f.name)
+const groups = (['mention', 'citation', 'response'] as const).map((facts) => FAMILIES.filter((f) => !f.stableIds && f.facts === facts).map((f) => f.name))
 for (const ws of workspaces) {
-  // The facts were loaded directly, so every rollup is built from them here.
-  await rebuildRollups(db, ws.id)
+  await rebuildRollups(db, ws.id, { families: numbering })
+  await Promise.all(groups.map((families) => rebuildRollups(db, ws.id, { families })))
 }
 const rollupSeconds = (performance.now() - rollupStarted) / 1000
 if (!values.quiet) process.stderr.write(`rollups built in ${Math.round(rollupSeconds * 10) / 10} s\n`)
