@@ -57,7 +57,7 @@ export class CopyStream {
     this.stream.on('error', (error: Error) => (this.failure = error))
   }
 
-  async write(text: string): Promise<void> {
+  async write(text: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure
     if (text.length === 0) return
     if (!this.stream.write(text)) await once(this.stream, 'drain')

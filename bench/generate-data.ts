@@ -11,10 +11,11 @@
 // ids ingestion gives them. Writes bench/.dataset.json (workspace id, a premium key) for
 // `npm run bench`; --out names another file (several datasets side by side).
 import { writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
 import { parseArgs } from 'node:util'
 import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
-import { v5 as uuidv5 } from 'uuid'
 import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { Database } from '../src/db/schema.js'
@@ -22,7 +23,8 @@ import { createApiKey } from '../src/admin/api-key-store.js'
 import { FAMILIES, rebuildRollups, tenantTables } from '../src/rollups/index.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
-import { copyEscape, copyRows, CopyStream, copyYardstick, parallelLoadWithoutIndexes, type Row } from './copy-load.js'
+import { copyRows, CopyStream, copyYardstick, parallelLoadWithoutIndexes, type Row } from './copy-load.js'
+import { buildWorkspace, chunkCount, generateChunk, id, PROVIDER_MODELS, type FactSink, type Workspace } from './fact-generator.js'
 import { addDays, todayUtc } from '../src/core/date-range.js'
 
 const { values } = parseArgs({
@@ -35,82 +37,16 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/.dataset.json' },
     // Responses of the main workspace copied again as the COPY yardstick (0: none).
     yardstick: { type: 'string', default: '100000' },
+    // Threads that generate the COPY text (default: one per core).
+    threads: { type: 'string', default: String(availableParallelism()) },
   },
 })
 const YARDSTICK = Number(values.yardstick)
+const THREADS = Math.max(1, Number(values.threads))
 const TOTAL = Number(values.responses)
 const SEED = Number(values.seed)
 const DAYS = Number(values.days)
 if (!Number.isInteger(TOTAL) || TOTAL < 1) throw new Error('--responses must be a positive whole number')
-
-const NS = '8d4f0a4e-3c55-4a1e-9d7e-6a0b2f1c9e11'
-const id = (...parts: (string | number)[]) => uuidv5(parts.join(':'), NS)
-const PROVIDER_MODELS: [string, string, string][] = [
-  ['openai', 'gpt-4o', 'GPT-4o'],
-  ['openai', 'gpt-4o-mini', 'GPT-4o mini'],
-  ['anthropic', 'claude-sonnet-4', 'Claude Sonnet 4'],
-  ['anthropic', 'claude-haiku-4', 'Claude Haiku 4'],
-  ['google', 'gemini-2.5-pro', 'Gemini 2.5 Pro'],
-  ['google', 'gemini-2.5-flash', 'Gemini 2.5 Flash'],
-  ['perplexity', 'sonar', 'Sonar'],
-  ['perplexity', 'sonar-pro', 'Sonar Pro'],
-]
-const TAGS = ['comparison', 'pricing', 'enterprise', 'smb', 'integrations', 'alternatives', 'reviews', 'how-to', 'security', 'mobile']
-const BRAND_NAMES = ['Tasklane', 'Kanbrio', 'Sprintwell', 'Vantro', 'Vantrova', 'Hivepath', 'Boardnook', 'Flowmint', 'Planwright', 'Trackory', 'Cardella', 'Roadlyn']
-const DOMAIN_KINDS = [
-  ['wikipedia.org', 'en.wikipedia.org/wiki/'],
-  ['reddit.com', 'www.reddit.com/r/projectmanagement/comments/'],
-  ['g2.com', 'www.g2.com/products/'],
-  ['capterra.com', 'www.capterra.com/p/'],
-  ['techcrunch.com', 'techcrunch.com/2026/'],
-  ['theverge.com', 'www.theverge.com/'],
-  ['ycombinator.com', 'news.ycombinator.com/item?id='],
-  ['stackoverflow.com', 'stackoverflow.com/questions/'],
-  ['nist.gov', 'www.nist.gov/'],
-  ['forbes.com', 'www.forbes.com/advisor/'],
-]
-
-interface Workspace {
-  id: string
-  name: string
-  responses: number
-  prompts: { id: string; text: string; tags: string[] }[]
-  brands: { id: string; name: string; domain: string; weight: number; tone: number }[]
-  domains: { domain: string; base: string; weight: number }[]
-}
-
-function buildWorkspace(index: number, responses: number, promptCount: number): Workspace {
-  const rng = Rng.for(SEED, `workspace-${index}`)
-  const wsId = id('workspace', SEED, index)
-  const prompts = Array.from({ length: promptCount }, (_, p) => ({
-    id: id(wsId, 'prompt', p),
-    text: `Prompt ${p + 1}: which project management tool is best for ${rng.pick(['startups', 'agencies', 'engineering teams', 'remote teams', 'enterprises', 'nonprofits'])} (${rng.pick(TAGS)})?`,
-    tags: rng.sample(TAGS, rng.int(1, 3)).sort(),
-  }))
-  const brands = BRAND_NAMES.map((name, b) => ({
-    id: id(wsId, 'brand', b),
-    name: index === 0 ? name : `${name} ${index}`,
-    domain: `${name.toLowerCase()}${index === 0 ? '' : index}.com`,
-    weight: 1 / (b + 1.5),
-    tone: rng.float(-0.3, 0.6),
-  }))
-  const domains: Workspace['domains'] = []
-  for (const [domain, base] of DOMAIN_KINDS) domains.push({ domain, base: `https://${base}`, weight: 3 })
-  for (let d = 0; d < 300; d++) domains.push({ domain: `site${d}.example.com`, base: `https://blog.site${d}.example.com/posts/`, weight: 1 / (d + 2) })
-  for (const brand of brands) domains.push({ domain: brand.domain, base: `https://www.${brand.domain}/`, weight: 1 })
-  return { id: wsId, name: index === 0 ? 'bench-main' : `bench-noise-${index}`, responses, prompts, brands, domains }
-}
-
-/** A deterministic time-ordered UUID (version 7 layout: 48-bit ms time, then random bits). */
-function timeOrderedId(ms: number, rng: Rng): string {
-  const time = ms.toString(16).padStart(12, '0')
-  const bits = (n: number) =>
-    Math.floor(rng.next() * 16 ** n)
-      .toString(16)
-      .padStart(n, '0')
-  const variant = (8 + Math.floor(rng.next() * 4)).toString(16)
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${bits(3)}-${variant}${bits(3)}-${bits(6)}${bits(6)}`
-}
 
 /** One INSERT … SELECT FROM unnest(arrays) per chunk: few statements, few parameters. */
 async function insertArrays(db: Kysely<Database>, table: string, columns: [string, string][], rows: Row[]) {
@@ -171,36 +107,19 @@ const APPEARANCE_COLUMNS: [string, string][] = [
   ['position', 'int4'],
 ]
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000
-
 /**
- * Where generated facts go. The fact rows are handed over as positional values, not as
- * objects: the COPY sink appends them to one text buffer per table (no per-row objects,
- * the bulk of what the previous generator spent its time on), the insert sink builds the
- * rows its array inserts need. `flush` is called after every chunk of responses.
+ * Where generated facts go: the insert sink builds the rows its array inserts need from the
+ * generator's values (bench/fact-generator.ts); the COPY path gets text from worker threads
+ * instead (copyLoad below). `flush` is called after every chunk of responses.
  */
-interface FactSink {
-  response(ws: string, id: string, promptId: string, provider: string, model: string, content: string, createdAt: string, externalId: string, sentiment: number | null): void
-  mention(
-    ws: string,
-    responseId: string,
-    brandId: string,
-    promptId: string,
-    provider: string,
-    model: string,
-    createdAt: string,
-    occurrences: number,
-    position: number,
-    sentiment: number,
-  ): void
-  citation(ws: string, responseId: string, url: string, domain: string, title: string, promptId: string, provider: string, model: string, createdAt: string): void
+interface InsertSink extends FactSink {
   flush(): Promise<void>
   aio(observations: Row[], appearances: Row[]): Promise<void>
 }
 
 const columnNames = (columns: [string, string][]) => columns.map(([name]) => name)
 
-function insertSink(db: Kysely<Database>): FactSink {
+function insertSink(db: Kysely<Database>): InsertSink {
   let responses: Row[] = []
   let mentions: Row[] = []
   let citations: Row[] = []
@@ -231,54 +150,53 @@ function insertSink(db: Kysely<Database>): FactSink {
 }
 
 /**
- * COPY text built straight from the values, one open COPY per table on its own connection
- * (bench/copy-load.ts). Only `content` is free text; every other value is an id, a number,
- * an ISO time or a URL the generator made, none with a tab, newline or backslash.
+ * The COPY path: worker threads build each chunk's COPY text (bench/fact-generator-worker.ts)
+ * and the chunks are written in order (the facts stay in time order on disk, as ingestion
+ * leaves them) to one open COPY per fact table, each on its own connection. A few chunks
+ * are in flight at once, so the threads never wait for the sockets nor the sockets for them.
  */
-function copySink(responseClient: pg.PoolClient, mentionClient: pg.PoolClient, citationClient: pg.PoolClient): FactSink & { end(): Promise<void> } {
-  const streams = {
-    response: new CopyStream(responseClient, 'response', columnNames(RESPONSE_COLUMNS)),
-    mention: new CopyStream(mentionClient, 'mention', columnNames(MENTION_COLUMNS)),
-    citation: new CopyStream(citationClient, 'citation', columnNames(CITATION_COLUMNS)),
+async function copyFacts(clients: pg.PoolClient[], workers: Worker[], onChunk: (ws: Workspace, n: number) => void) {
+  const streams = [
+    new CopyStream(clients[0], 'response', columnNames(RESPONSE_COLUMNS)),
+    new CopyStream(clients[1], 'mention', columnNames(MENTION_COLUMNS)),
+    new CopyStream(clients[2], 'citation', columnNames(CITATION_COLUMNS)),
+  ]
+  const jobs = workspaces.flatMap((ws) => Array.from({ length: chunkCount(ws) }, (_, chunk) => ({ ws, chunk })))
+  const results = new Map<number, { responses: number; text: Uint8Array[] }>()
+  const waiting = new Map<number, () => void>()
+  const failures: Error[] = []
+  for (const worker of workers) {
+    worker.on('message', (message: { jobId: number; responses: number; text: Uint8Array[] }) => {
+      results.set(message.jobId, message)
+      waiting.get(message.jobId)?.()
+    })
+    worker.on('error', (error) => {
+      failures.push(error)
+      for (const resolve of waiting.values()) resolve()
+    })
   }
-  let responses = ''
-  let mentions = ''
-  let citations = ''
-  // The AIO rows (a few per prompt and day) wait for the fact COPYs to end: a connection
-  // in COPY runs nothing else.
-  const observations: Row[] = []
-  const appearances: Row[] = []
-  let inFlight: Promise<unknown> = Promise.resolve()
-  return {
-    response(ws, id, promptId, provider, model, content, createdAt, externalId, sentiment) {
-      responses += `${ws}\t${id}\t${promptId}\t${provider}\t${model}\t${copyEscape(content)}\t${createdAt}\t${externalId}\t${sentiment === null ? '\\N' : sentiment}\n`
-    },
-    mention(ws, responseId, brandId, promptId, provider, model, createdAt, occurrences, position, sentiment) {
-      mentions += `${ws}\t${responseId}\t${brandId}\t${promptId}\t${provider}\t${model}\t${createdAt}\t${occurrences}\t${position}\t${sentiment}\n`
-    },
-    citation(ws, responseId, url, domain, title, promptId, provider, model, createdAt) {
-      citations += `${ws}\t${responseId}\t${url}\t${domain}\t${title}\t${promptId}\t${provider}\t${model}\t${createdAt}\n`
-    },
-    // Double-buffered: this chunk is handed to the sockets while the next one is built; only
-    // the chunk before it must have gone out first.
-    async flush() {
-      await inFlight
-      const text = { response: responses, mention: mentions, citation: citations }
-      responses = mentions = citations = ''
-      inFlight = Promise.all([streams.response.write(text.response), streams.mention.write(text.mention), streams.citation.write(text.citation)])
-      inFlight.catch(() => {}) // awaited (and thrown) by the next flush or end
-    },
-    async end() {
-      await inFlight
-      await Promise.all([streams.response.end(), streams.mention.end(), streams.citation.end()])
-      await copyRows(responseClient, 'aio_observation', columnNames(AIO_COLUMNS), observations)
-      await copyRows(responseClient, 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
-    },
-    async aio(moreObservations, moreAppearances) {
-      observations.push(...moreObservations)
-      appearances.push(...moreAppearances)
-    },
+  const IN_FLIGHT = workers.length * 3
+  let sent = 0
+  const send = () => {
+    if (sent >= jobs.length) return
+    const { ws, chunk } = jobs[sent]
+    workers[sent % workers.length].postMessage({ jobId: sent, ws, seed: SEED, days: DAYS, endDay, chunk })
+    sent++
   }
+  while (sent < Math.min(IN_FLIGHT, jobs.length)) send()
+  for (let next = 0; next < jobs.length; next++) {
+    if (!results.has(next)) await new Promise<void>((resolve) => waiting.set(next, resolve))
+    if (failures.length) throw failures[0]
+    const result = results.get(next)!
+    results.delete(next)
+    waiting.delete(next)
+    send()
+    const flushStarted = performance.now()
+    await Promise.all(streams.map((stream, t) => stream.write(result.text[t])))
+    timing.flush += performance.now() - flushStarted
+    onChunk(jobs[next].ws, result.responses)
+  }
+  await Promise.all(streams.map((stream) => stream.end()))
 }
 
 async function insertDimensions(db: Kysely<Database>, ws: Workspace) {
@@ -302,70 +220,12 @@ async function insertDimensions(db: Kysely<Database>, ws: Workspace) {
 }
 
 /** Where the load's time went: building the rows in Node, or waiting for the COPYs. */
-const timing = { generate: 0, flush: 0 }
+const timing = { flush: 0 }
 
-async function loadFacts(ws: Workspace, endDay: string, sink: FactSink, progress: (n: number) => void) {
-  const startDay = addDays(endDay, -(DAYS - 1))
-  const startMs = Date.parse(`${startDay}T00:00:00Z`)
-  const spanMs = DAYS * 86_400_000
-  const rng = Rng.for(SEED, `facts-${ws.id}`)
-  const idRng = Rng.for(SEED, `ids-${ws.id}`)
-  // Cumulative weights: a citation's source is a binary search, not a walk of 322 domains.
-  const cumulative: number[] = []
-  for (const d of ws.domains) cumulative.push((cumulative.at(-1) ?? 0) + d.weight)
-  const totalWeight = cumulative.at(-1)!
-  const pickDomain = () => {
-    const r = rng.next() * totalWeight
-    let lo = 0
-    let hi = cumulative.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (cumulative[mid] > r) hi = mid
-      else lo = mid + 1
-    }
-    return ws.domains[lo]
-  }
-  const CHUNK = 2_000
-  for (let offset = 0; offset < ws.responses; offset += CHUNK) {
-    const last = Math.min(ws.responses, offset + CHUNK)
-    const chunkStarted = performance.now()
-    for (let i = offset; i < last; i++) {
-      // Spread evenly over the period, in time order, with a little jitter.
-      const createdMs = startMs + Math.floor(((i + rng.next()) / ws.responses) * spanMs)
-      const createdAt = new Date(createdMs).toISOString()
-      const prompt = rng.pick(ws.prompts)
-      const [provider, model] = rng.pick(PROVIDER_MODELS)
-      const responseId = timeOrderedId(createdMs, idRng)
-      const mentionCount = Math.min(ws.brands.length, Math.max(0, Math.round(rng.float(0, 5))))
-      const named = rng.weightedSample(ws.brands, mentionCount, (b) => b.weight)
-      let sentences = ''
-      for (let p = 0; p < named.length; p++) {
-        const brand = named[p]
-        const sentiment = round3(Math.max(-1, Math.min(1, brand.tone + rng.float(-0.4, 0.4))))
-        sink.mention(ws.id, responseId, brand.id, prompt.id, provider, model, createdAt, rng.int(1, 3), p + 1, sentiment)
-        sentences += `${p === 0 ? '' : '\n'}${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`
-      }
-      const citationCount = rng.int(2, 6)
-      const seen: string[] = []
-      for (let c = 0; c < citationCount; c++) {
-        const source = pickDomain()
-        const url = `${source.base}${rng.int(1, 40)}`.replace('https://www.', 'https://')
-        if (seen.includes(url)) continue
-        seen.push(url)
-        sink.citation(ws.id, responseId, url, source.domain, `${source.domain} article ${url.length % 40}`, prompt.id, provider, model, createdAt)
-      }
-      const empty = rng.chance(0.02)
-      const content = empty
-        ? ''
-        : `Here is an overview for "${prompt.text}".\n\n${sentences}\n\nIn summary, pick the tool that fits your team's size, budget and workflow; trial two or three before committing. Sources: ${seen.slice(0, 2).join(' ')}`
-      sink.response(ws.id, responseId, prompt.id, provider, model, content, createdAt, `bench-${i}`, empty ? null : round3(rng.float(-0.5, 0.8)))
-    }
-    const flushStarted = performance.now()
-    timing.generate += flushStarted - chunkStarted
-    await sink.flush()
-    timing.flush += performance.now() - flushStarted
-    progress(last - offset)
-  }
+/** The AIO observations of a workspace (a month at a time), into `sink`. */
+async function loadAio(ws: Workspace, endDay: string, sink: Pick<InsertSink, 'aio'>) {
+  const startMs = Date.parse(`${addDays(endDay, -(DAYS - 1))}T00:00:00Z`)
+  const rng = Rng.for(SEED, `aio-${ws.id}`)
   // AIO: every prompt once a day, loaded a month at a time.
   for (let firstDay = 0; firstDay < DAYS; firstDay += 30) {
     const observations: Row[] = []
@@ -405,7 +265,7 @@ const db = database.db
 if (database.backend === 'postgres') await sql`set synchronous_commit = off`.execute(db)
 
 // Start from a clean slate for these workspaces (re-runs replace the dataset).
-const workspaces = [buildWorkspace(0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
+const workspaces = [buildWorkspace(SEED, 0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(SEED, i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
 const ids = workspaces.map((w) => w.id)
 // Every table with a workspace_id column (the catalog's list), children before parents.
 for (const table of await tenantTables(db)) {
@@ -419,17 +279,12 @@ let loaded = 0
 let lastPrint = 0
 for (const ws of workspaces) await insertDimensions(db, ws)
 const factsStarted = performance.now()
-const loadAll = async (sink: FactSink) => {
-  for (const ws of workspaces) {
-    if (!values.quiet) process.stderr.write(`workspace ${ws.name}: ${ws.responses.toLocaleString('en')} responses\n`)
-    await loadFacts(ws, endDay, sink, (n) => {
-      loaded += n
-      if (!values.quiet && (performance.now() - lastPrint > 5000 || loaded === totalResponses)) {
-        lastPrint = performance.now()
-        const seconds = (performance.now() - factsStarted) / 1000
-        process.stderr.write(`  ${loaded.toLocaleString('en')}/${totalResponses.toLocaleString('en')} responses, ${Math.round(loaded / seconds).toLocaleString('en')}/s\n`)
-      }
-    })
+const progress = (n: number) => {
+  loaded += n
+  if (!values.quiet && (performance.now() - lastPrint > 5000 || loaded === totalResponses)) {
+    lastPrint = performance.now()
+    const seconds = (performance.now() - factsStarted) / 1000
+    process.stderr.write(`  ${loaded.toLocaleString('en')}/${totalResponses.toLocaleString('en')} responses, ${Math.round(loaded / seconds).toLocaleString('en')}/s\n`)
   }
 }
 const useCopy = database.backend === 'postgres' && !values.inserts
@@ -442,11 +297,25 @@ if (useCopy) {
   const clients = await Promise.all([0, 1, 2].map(() => database.connection.pool!.connect()))
   try {
     ;({ indexSeconds } = await parallelLoadWithoutIndexes(clients, FACT_TABLES, async () => {
-      const sink = copySink(clients[0], clients[1], clients[2])
-      await loadAll(sink)
-      await sink.end()
+      const workers = Array.from({ length: THREADS }, () => new Worker(new URL('./fact-generator-worker.mjs', import.meta.url)))
+      try {
+        await copyFacts(clients, workers, (_, n) => progress(n))
+      } finally {
+        await Promise.all(workers.map((worker) => worker.terminate()))
+      }
+      // The AIO rows (a few per prompt and day) after the facts' COPYs have ended.
+      const aioSink = {
+        aio: async (observations: Row[], appearances: Row[]) => {
+          await copyRows(clients[0], 'aio_observation', columnNames(AIO_COLUMNS), observations)
+          await copyRows(clients[0], 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
+        },
+      }
+      for (const ws of workspaces) await loadAio(ws, endDay, aioSink)
       copySeconds = (performance.now() - factsStarted) / 1000
-      if (!values.quiet) process.stderr.write(`generated in ${Math.round(timing.generate / 100) / 10} s, waited for COPY ${Math.round(timing.flush / 100) / 10} s\n`)
+      if (!values.quiet)
+        process.stderr.write(
+          `facts copied in ${Math.round(copySeconds)} s by ${THREADS} generator threads (the COPY writes waited ${Math.round(timing.flush / 100) / 10} s for the sockets)\n`,
+        )
       if (YARDSTICK > 0) {
         // The main workspace's first YARDSTICK responses (by time) with their mentions and
         // citations, read back as COPY text and copied again: PostgreSQL's own COPY rate.
@@ -471,7 +340,14 @@ if (useCopy) {
     for (const client of clients) client.release()
   }
 } else {
-  await loadAll(insertSink(db))
+  const sink = insertSink(db)
+  for (const ws of workspaces) {
+    for (let chunk = 0; chunk < chunkCount(ws); chunk++) {
+      progress(generateChunk({ ws, seed: SEED, days: DAYS, endDay, chunk }, sink))
+      await sink.flush()
+    }
+    await loadAio(ws, endDay, sink)
+  }
 }
 const factSeconds = (performance.now() - factsStarted) / 1000
 if (!values.quiet)
