@@ -1,15 +1,19 @@
 // Builds a large, realistic, deterministic dataset for the benchmarks:
-//   npm run bench:data -- --responses 1000000 [--seed 7] [--days 365]
+//   npm run bench:data -- --responses 1000000 [--seed 7] [--days 365] [--threads N] [--yardstick N]
 // Target: DATABASE_URL (postgres://…) or, unset, the embedded PGlite in BEACON_DATA_DIR
 // (default ./bench-data). One large workspace (≈200 tagged prompts, 8 models across the
 // four providers, 12 brands, ≈2.5 mentions and ≈4 citations per response, AIO
 // observations) plus 9 smaller workspaces as noise. Facts are generated directly (not
-// through text analysis). On a PostgreSQL server they are loaded with COPY into the fact
-// tables with their indexes dropped and built again at the end, in one transaction
-// (bench/copy-load.ts; 10M responses in well under 30 minutes); on PGlite, or with
-// --inserts, with multi-row array inserts. Response ids are time-ordered (v7) like the
-// ids ingestion gives them. Writes bench/.dataset.json (workspace id, a premium key) for
-// `npm run bench`; --out names another file (several datasets side by side).
+// through text analysis, bench/fact-generator.ts). On a PostgreSQL server worker threads
+// build the COPY text and it goes into one open COPY per fact table (three connections)
+// with the tables' indexes and keys dropped, built again at the end (bench/copy-load.ts);
+// the drop commits first, so a load killed outright leaves the indexes dropped (run it
+// again on a new database). Beside it, the same rows copied again from text (--yardstick
+// responses) give PostgreSQL's own COPY rate in the same run. On PGlite, or with
+// --inserts, multi-row array inserts. Rollups are built by the product's rebuild; a
+// DATABASE_URL with `?options=-c%20work_mem%3D512MB` gives its sorts more memory. Response
+// ids are time-ordered (v7) like the ids ingestion gives them. Writes bench/.dataset.json
+// (workspace id, a premium key) for `npm run bench`; --out names another file.
 import { writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
