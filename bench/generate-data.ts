@@ -1,28 +1,34 @@
 // Builds a large, realistic, deterministic dataset for the benchmarks:
-//   npm run bench:data -- --responses 1000000 [--seed 7] [--days 365]
+//   npm run bench:data -- --responses 1000000 [--seed 7] [--days 365] [--threads N] [--yardstick N]
 // Target: DATABASE_URL (postgres://…) or, unset, the embedded PGlite in BEACON_DATA_DIR
 // (default ./bench-data). One large workspace (≈200 tagged prompts, 8 models across the
 // four providers, 12 brands, ≈2.5 mentions and ≈4 citations per response, AIO
 // observations) plus 9 smaller workspaces as noise. Facts are generated directly (not
-// through text analysis). On a PostgreSQL server they are loaded with COPY into the fact
-// tables with their indexes dropped and built again at the end, in one transaction
-// (bench/copy-load.ts; 10M responses in well under 30 minutes); on PGlite, or with
-// --inserts, with multi-row array inserts. Response ids are time-ordered (v7) like the
-// ids ingestion gives them. Writes bench/.dataset.json (workspace id, a premium key) for
-// `npm run bench`; --out names another file (several datasets side by side).
+// through text analysis, bench/fact-generator.ts). On a PostgreSQL server worker threads
+// build the COPY text and it goes into one open COPY per fact table (three connections)
+// with the tables' indexes and keys dropped, built again at the end (bench/copy-load.ts);
+// the drop commits first, so a load killed outright leaves the indexes dropped (run it
+// again on a new database). Beside it, the same rows copied again from text (--yardstick
+// responses) give PostgreSQL's own COPY rate in the same run. On PGlite, or with
+// --inserts, multi-row array inserts. Rollups are built by the product's rebuild; a
+// DATABASE_URL with `?options=-c%20work_mem%3D512MB` gives its sorts more memory. Response
+// ids are time-ordered (v7) like the ids ingestion gives them. Writes bench/.dataset.json
+// (workspace id, a premium key) for `npm run bench`; --out names another file.
 import { writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
 import { parseArgs } from 'node:util'
 import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
-import { v5 as uuidv5 } from 'uuid'
 import { openDatabase } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import type { Database } from '../src/db/schema.js'
 import { createApiKey } from '../src/admin/api-key-store.js'
-import { rebuildRollups, tenantTables } from '../src/rollups/index.js'
+import { FAMILIES, rebuildRollups, tenantTables } from '../src/rollups/index.js'
 import { SCOPES } from '../src/auth/scopes.js'
 import { Rng } from '../src/demo/random.js'
-import { copyRows, loadWithoutIndexes, type Row } from './copy-load.js'
+import { copyRows, CopyStream, copyYardstick, parallelLoadWithoutIndexes, type Row } from './copy-load.js'
+import { buildWorkspace, chunkCount, generateChunk, id, PROVIDER_MODELS, type FactSink, type Workspace } from './fact-generator.js'
 import { addDays, todayUtc } from '../src/core/date-range.js'
 
 const { values } = parseArgs({
@@ -33,81 +39,20 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     inserts: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.dataset.json' },
+    // Responses of the main workspace copied again as the COPY yardstick (0: none).
+    yardstick: { type: 'string', default: '100000' },
+    // Threads that generate the COPY text (default: one per core).
+    threads: { type: 'string', default: String(availableParallelism()) },
+    // Facts only (timing the load): no rollups, no vacuum; the dataset is not for `npm run bench`.
+    'skip-rollups': { type: 'boolean', default: false },
   },
 })
+const YARDSTICK = Number(values.yardstick)
+const THREADS = Math.max(1, Number(values.threads))
 const TOTAL = Number(values.responses)
 const SEED = Number(values.seed)
 const DAYS = Number(values.days)
 if (!Number.isInteger(TOTAL) || TOTAL < 1) throw new Error('--responses must be a positive whole number')
-
-const NS = '8d4f0a4e-3c55-4a1e-9d7e-6a0b2f1c9e11'
-const id = (...parts: (string | number)[]) => uuidv5(parts.join(':'), NS)
-const PROVIDER_MODELS: [string, string, string][] = [
-  ['openai', 'gpt-4o', 'GPT-4o'],
-  ['openai', 'gpt-4o-mini', 'GPT-4o mini'],
-  ['anthropic', 'claude-sonnet-4', 'Claude Sonnet 4'],
-  ['anthropic', 'claude-haiku-4', 'Claude Haiku 4'],
-  ['google', 'gemini-2.5-pro', 'Gemini 2.5 Pro'],
-  ['google', 'gemini-2.5-flash', 'Gemini 2.5 Flash'],
-  ['perplexity', 'sonar', 'Sonar'],
-  ['perplexity', 'sonar-pro', 'Sonar Pro'],
-]
-const TAGS = ['comparison', 'pricing', 'enterprise', 'smb', 'integrations', 'alternatives', 'reviews', 'how-to', 'security', 'mobile']
-const BRAND_NAMES = ['Tasklane', 'Kanbrio', 'Sprintwell', 'Vantro', 'Vantrova', 'Hivepath', 'Boardnook', 'Flowmint', 'Planwright', 'Trackory', 'Cardella', 'Roadlyn']
-const DOMAIN_KINDS = [
-  ['wikipedia.org', 'en.wikipedia.org/wiki/'],
-  ['reddit.com', 'www.reddit.com/r/projectmanagement/comments/'],
-  ['g2.com', 'www.g2.com/products/'],
-  ['capterra.com', 'www.capterra.com/p/'],
-  ['techcrunch.com', 'techcrunch.com/2026/'],
-  ['theverge.com', 'www.theverge.com/'],
-  ['ycombinator.com', 'news.ycombinator.com/item?id='],
-  ['stackoverflow.com', 'stackoverflow.com/questions/'],
-  ['nist.gov', 'www.nist.gov/'],
-  ['forbes.com', 'www.forbes.com/advisor/'],
-]
-
-interface Workspace {
-  id: string
-  name: string
-  responses: number
-  prompts: { id: string; text: string; tags: string[] }[]
-  brands: { id: string; name: string; domain: string; weight: number; tone: number }[]
-  domains: { domain: string; base: string; weight: number }[]
-}
-
-function buildWorkspace(index: number, responses: number, promptCount: number): Workspace {
-  const rng = Rng.for(SEED, `workspace-${index}`)
-  const wsId = id('workspace', SEED, index)
-  const prompts = Array.from({ length: promptCount }, (_, p) => ({
-    id: id(wsId, 'prompt', p),
-    text: `Prompt ${p + 1}: which project management tool is best for ${rng.pick(['startups', 'agencies', 'engineering teams', 'remote teams', 'enterprises', 'nonprofits'])} (${rng.pick(TAGS)})?`,
-    tags: rng.sample(TAGS, rng.int(1, 3)).sort(),
-  }))
-  const brands = BRAND_NAMES.map((name, b) => ({
-    id: id(wsId, 'brand', b),
-    name: index === 0 ? name : `${name} ${index}`,
-    domain: `${name.toLowerCase()}${index === 0 ? '' : index}.com`,
-    weight: 1 / (b + 1.5),
-    tone: rng.float(-0.3, 0.6),
-  }))
-  const domains: Workspace['domains'] = []
-  for (const [domain, base] of DOMAIN_KINDS) domains.push({ domain, base: `https://${base}`, weight: 3 })
-  for (let d = 0; d < 300; d++) domains.push({ domain: `site${d}.example.com`, base: `https://blog.site${d}.example.com/posts/`, weight: 1 / (d + 2) })
-  for (const brand of brands) domains.push({ domain: brand.domain, base: `https://www.${brand.domain}/`, weight: 1 })
-  return { id: wsId, name: index === 0 ? 'bench-main' : `bench-noise-${index}`, responses, prompts, brands, domains }
-}
-
-/** A deterministic time-ordered UUID (version 7 layout: 48-bit ms time, then random bits). */
-function timeOrderedId(ms: number, rng: Rng): string {
-  const time = ms.toString(16).padStart(12, '0')
-  const bits = (n: number) =>
-    Math.floor(rng.next() * 16 ** n)
-      .toString(16)
-      .padStart(n, '0')
-  const variant = (8 + Math.floor(rng.next() * 4)).toString(16)
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${bits(3)}-${variant}${bits(3)}-${bits(6)}${bits(6)}`
-}
 
 /** One INSERT … SELECT FROM unnest(arrays) per chunk: few statements, few parameters. */
 async function insertArrays(db: Kysely<Database>, table: string, columns: [string, string][], rows: Row[]) {
@@ -168,24 +113,40 @@ const APPEARANCE_COLUMNS: [string, string][] = [
   ['position', 'int4'],
 ]
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000
-
-/** Where generated facts go: array inserts (both backends) or COPY (PostgreSQL). */
-interface FactSink {
-  facts(responses: Row[], mentions: Row[], citations: Row[]): Promise<void>
+/**
+ * Where generated facts go: the insert sink builds the rows its array inserts need from the
+ * generator's values (bench/fact-generator.ts); the COPY path gets text from worker threads
+ * instead (copyLoad below). `flush` is called after every chunk of responses.
+ */
+interface InsertSink extends FactSink {
+  flush(): Promise<void>
   aio(observations: Row[], appearances: Row[]): Promise<void>
 }
 
 const columnNames = (columns: [string, string][]) => columns.map(([name]) => name)
 
-function insertSink(db: Kysely<Database>): FactSink {
+function insertSink(db: Kysely<Database>): InsertSink {
+  let responses: Row[] = []
+  let mentions: Row[] = []
+  let citations: Row[] = []
   return {
-    facts: (responses, mentions, citations) =>
-      db.transaction().execute(async (trx) => {
-        await insertArrays(trx, 'response', RESPONSE_COLUMNS, responses)
-        await insertArrays(trx, 'mention', MENTION_COLUMNS, mentions)
-        await insertArrays(trx, 'citation', CITATION_COLUMNS, citations)
-      }),
+    response: (workspace_id, id, prompt_id, provider, model, content, created_at, external_id, sentiment) =>
+      void responses.push({ workspace_id, id, prompt_id, provider, model, content, created_at, external_id, sentiment }),
+    mention: (workspace_id, response_id, brand_id, prompt_id, provider, model, created_at, occurrences, position, sentiment) =>
+      void mentions.push({ workspace_id, response_id, brand_id, prompt_id, provider, model, created_at, occurrences, position, sentiment }),
+    citation: (workspace_id, response_id, url, domain, title, prompt_id, provider, model, created_at) =>
+      void citations.push({ workspace_id, response_id, url, domain, title, prompt_id, provider, model, created_at }),
+    async flush() {
+      const batch = { responses, mentions, citations }
+      responses = []
+      mentions = []
+      citations = []
+      await db.transaction().execute(async (trx) => {
+        await insertArrays(trx, 'response', RESPONSE_COLUMNS, batch.responses)
+        await insertArrays(trx, 'mention', MENTION_COLUMNS, batch.mentions)
+        await insertArrays(trx, 'citation', CITATION_COLUMNS, batch.citations)
+      })
+    },
     aio: (observations, appearances) =>
       db.transaction().execute(async (trx) => {
         await insertArrays(trx, 'aio_observation', AIO_COLUMNS, observations)
@@ -194,18 +155,54 @@ function insertSink(db: Kysely<Database>): FactSink {
   }
 }
 
-function copySink(client: pg.PoolClient): FactSink {
-  return {
-    async facts(responses, mentions, citations) {
-      await copyRows(client, 'response', columnNames(RESPONSE_COLUMNS), responses)
-      await copyRows(client, 'mention', columnNames(MENTION_COLUMNS), mentions)
-      await copyRows(client, 'citation', columnNames(CITATION_COLUMNS), citations)
-    },
-    async aio(observations, appearances) {
-      await copyRows(client, 'aio_observation', columnNames(AIO_COLUMNS), observations)
-      await copyRows(client, 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
-    },
+/**
+ * The COPY path: worker threads build each chunk's COPY text (bench/fact-generator-worker.ts)
+ * and the chunks are written in order (the facts stay in time order on disk, as ingestion
+ * leaves them) to one open COPY per fact table, each on its own connection. A few chunks
+ * are in flight at once, so the threads never wait for the sockets nor the sockets for them.
+ */
+async function copyFacts(clients: pg.PoolClient[], workers: Worker[], onChunk: (ws: Workspace, n: number) => void) {
+  const streams = [
+    new CopyStream(clients[0], 'response', columnNames(RESPONSE_COLUMNS)),
+    new CopyStream(clients[1], 'mention', columnNames(MENTION_COLUMNS)),
+    new CopyStream(clients[2], 'citation', columnNames(CITATION_COLUMNS)),
+  ]
+  const jobs = workspaces.flatMap((ws) => Array.from({ length: chunkCount(ws) }, (_, chunk) => ({ ws, chunk })))
+  const results = new Map<number, { responses: number; text: Uint8Array[] }>()
+  const waiting = new Map<number, () => void>()
+  const failures: Error[] = []
+  for (const worker of workers) {
+    worker.on('message', (message: { jobId: number; responses: number; text: Uint8Array[] }) => {
+      results.set(message.jobId, message)
+      waiting.get(message.jobId)?.()
+    })
+    worker.on('error', (error) => {
+      failures.push(error)
+      for (const resolve of waiting.values()) resolve()
+    })
   }
+  const IN_FLIGHT = workers.length * 3
+  let sent = 0
+  const send = () => {
+    if (sent >= jobs.length) return
+    const { ws, chunk } = jobs[sent]
+    workers[sent % workers.length].postMessage({ jobId: sent, ws, seed: SEED, days: DAYS, endDay, chunk })
+    sent++
+  }
+  while (sent < Math.min(IN_FLIGHT, jobs.length)) send()
+  for (let next = 0; next < jobs.length; next++) {
+    if (!results.has(next)) await new Promise<void>((resolve) => waiting.set(next, resolve))
+    if (failures.length) throw failures[0]
+    const result = results.get(next)!
+    results.delete(next)
+    waiting.delete(next)
+    send()
+    const flushStarted = performance.now()
+    await Promise.all(streams.map((stream, t) => stream.write(result.text[t])))
+    timing.flush += performance.now() - flushStarted
+    onChunk(jobs[next].ws, result.responses)
+  }
+  await Promise.all(streams.map((stream) => stream.end()))
 }
 
 async function insertDimensions(db: Kysely<Database>, ws: Workspace) {
@@ -228,82 +225,13 @@ async function insertDimensions(db: Kysely<Database>, ws: Workspace) {
   }
 }
 
-async function loadFacts(ws: Workspace, endDay: string, sink: FactSink, progress: (n: number) => void) {
-  const startDay = addDays(endDay, -(DAYS - 1))
-  const startMs = Date.parse(`${startDay}T00:00:00Z`)
-  const spanMs = DAYS * 86_400_000
-  const rng = Rng.for(SEED, `facts-${ws.id}`)
-  const idRng = Rng.for(SEED, `ids-${ws.id}`)
-  const CHUNK = 5_000
-  for (let offset = 0; offset < ws.responses; offset += CHUNK) {
-    const responses: Row[] = []
-    const mentions: Row[] = []
-    const citations: Row[] = []
-    for (let i = offset; i < Math.min(ws.responses, offset + CHUNK); i++) {
-      // Spread evenly over the period, in time order, with a little jitter.
-      const createdAt = new Date(startMs + Math.floor(((i + rng.next()) / ws.responses) * spanMs))
-      const prompt = rng.pick(ws.prompts)
-      const [provider, model] = rng.pick(PROVIDER_MODELS)
-      const responseId = timeOrderedId(createdAt.getTime(), idRng)
-      const mentionCount = Math.min(ws.brands.length, Math.max(0, Math.round(rng.float(0, 5))))
-      const named = rng.weightedSample(ws.brands, mentionCount, (b) => b.weight)
-      const sentences: string[] = []
-      named.forEach((brand, p) => {
-        const sentiment = round3(Math.max(-1, Math.min(1, brand.tone + rng.float(-0.4, 0.4))))
-        mentions.push({
-          workspace_id: ws.id,
-          response_id: responseId,
-          brand_id: brand.id,
-          prompt_id: prompt.id,
-          provider,
-          model,
-          created_at: createdAt,
-          occurrences: rng.int(1, 3),
-          position: p + 1,
-          sentiment,
-        })
-        sentences.push(
-          `${p + 1}. ${brand.name} is ${sentiment >= 0 ? 'a solid choice with good integrations and a friendly interface' : 'often criticised for slow performance and confusing pricing'}.`,
-        )
-      })
-      const citationCount = rng.int(2, 6)
-      const seen = new Set<string>()
-      for (let c = 0; c < citationCount; c++) {
-        const source = rng.weighted(ws.domains, (d) => d.weight)
-        const url = `${source.base}${rng.int(1, 40)}`.replace('https://www.', 'https://')
-        if (seen.has(url)) continue
-        seen.add(url)
-        citations.push({
-          workspace_id: ws.id,
-          response_id: responseId,
-          url,
-          domain: source.domain,
-          title: `${source.domain} article ${url.length % 40}`,
-          prompt_id: prompt.id,
-          provider,
-          model,
-          created_at: createdAt,
-        })
-      }
-      const empty = rng.chance(0.02)
-      const content = empty
-        ? ''
-        : `Here is an overview for "${prompt.text}".\n\n${sentences.join('\n')}\n\nIn summary, pick the tool that fits your team's size, budget and workflow; trial two or three before committing. Sources: ${[...seen].slice(0, 2).join(' ')}`
-      responses.push({
-        workspace_id: ws.id,
-        id: responseId,
-        prompt_id: prompt.id,
-        provider,
-        model,
-        content,
-        created_at: createdAt,
-        external_id: `bench-${i}`,
-        sentiment: empty ? null : round3(rng.float(-0.5, 0.8)),
-      })
-    }
-    await sink.facts(responses, mentions, citations)
-    progress(responses.length)
-  }
+/** Where the load's time went: building the rows in Node, or waiting for the COPYs. */
+const timing = { flush: 0 }
+
+/** The AIO observations of a workspace (a month at a time), into `sink`. */
+async function loadAio(ws: Workspace, endDay: string, sink: Pick<InsertSink, 'aio'>) {
+  const startMs = Date.parse(`${addDays(endDay, -(DAYS - 1))}T00:00:00Z`)
+  const rng = Rng.for(SEED, `aio-${ws.id}`)
   // AIO: every prompt once a day, loaded a month at a time.
   for (let firstDay = 0; firstDay < DAYS; firstDay += 30) {
     const observations: Row[] = []
@@ -343,7 +271,7 @@ const db = database.db
 if (database.backend === 'postgres') await sql`set synchronous_commit = off`.execute(db)
 
 // Start from a clean slate for these workspaces (re-runs replace the dataset).
-const workspaces = [buildWorkspace(0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
+const workspaces = [buildWorkspace(SEED, 0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(SEED, i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
 const ids = workspaces.map((w) => w.id)
 // Every table with a workspace_id column (the catalog's list), children before parents.
 for (const table of await tenantTables(db)) {
@@ -357,45 +285,97 @@ let loaded = 0
 let lastPrint = 0
 for (const ws of workspaces) await insertDimensions(db, ws)
 const factsStarted = performance.now()
-const loadAll = async (sink: FactSink) => {
-  for (const ws of workspaces) {
-    if (!values.quiet) process.stderr.write(`workspace ${ws.name}: ${ws.responses.toLocaleString('en')} responses\n`)
-    await loadFacts(ws, endDay, sink, (n) => {
-      loaded += n
-      if (!values.quiet && (performance.now() - lastPrint > 5000 || loaded === totalResponses)) {
-        lastPrint = performance.now()
-        const seconds = (performance.now() - factsStarted) / 1000
-        process.stderr.write(`  ${loaded.toLocaleString('en')}/${totalResponses.toLocaleString('en')} responses, ${Math.round(loaded / seconds).toLocaleString('en')}/s\n`)
-      }
-    })
+const progress = (n: number) => {
+  loaded += n
+  if (!values.quiet && (performance.now() - lastPrint > 5000 || loaded === totalResponses)) {
+    lastPrint = performance.now()
+    const seconds = (performance.now() - factsStarted) / 1000
+    process.stderr.write(`  ${loaded.toLocaleString('en')}/${totalResponses.toLocaleString('en')} responses, ${Math.round(loaded / seconds).toLocaleString('en')}/s\n`)
   }
 }
 const useCopy = database.backend === 'postgres' && !values.inserts
 let indexSeconds: number | undefined
+let copySeconds: number | undefined
+let yardstickWall = 0
+let yardstick: { seconds: number; rows: Record<string, number>; megabytes: number; responses_per_second: number } | undefined
 if (useCopy) {
-  const client = await database.connection.pool!.connect()
+  // Three connections: a COPY per fact table at once, then an index build per table at once.
+  const clients = await Promise.all([0, 1, 2].map(() => database.connection.pool!.connect()))
   try {
-    ;({ indexSeconds } = await loadWithoutIndexes(client, FACT_TABLES, () => loadAll(copySink(client))))
+    ;({ indexSeconds } = await parallelLoadWithoutIndexes(clients, FACT_TABLES, async () => {
+      const workers = Array.from({ length: THREADS }, () => new Worker(new URL('./fact-generator-worker.mjs', import.meta.url)))
+      try {
+        await copyFacts(clients, workers, (_, n) => progress(n))
+      } finally {
+        await Promise.all(workers.map((worker) => worker.terminate()))
+      }
+      // The AIO rows (a few per prompt and day) after the facts' COPYs have ended.
+      const aioSink = {
+        aio: async (observations: Row[], appearances: Row[]) => {
+          await copyRows(clients[0], 'aio_observation', columnNames(AIO_COLUMNS), observations)
+          await copyRows(clients[0], 'aio_appearance', columnNames(APPEARANCE_COLUMNS), appearances)
+        },
+      }
+      for (const ws of workspaces) await loadAio(ws, endDay, aioSink)
+      copySeconds = (performance.now() - factsStarted) / 1000
+      if (!values.quiet)
+        process.stderr.write(
+          `facts copied in ${Math.round(copySeconds)} s by ${THREADS} generator threads (the COPY writes waited ${Math.round(timing.flush / 100) / 10} s for the sockets)\n`,
+        )
+      if (YARDSTICK > 0) {
+        // The main workspace's first YARDSTICK responses (by time) with their mentions and
+        // citations, read back as COPY text and copied again: PostgreSQL's own COPY rate.
+        const main = workspaces[0]
+        const cutoff = new Date(Date.parse(`${addDays(endDay, -(DAYS - 1))}T00:00:00Z`) + (Math.min(YARDSTICK, main.responses) / main.responses) * DAYS * 86_400_000).toISOString()
+        const where = `workspace_id = '${main.id}' and created_at < '${cutoff}'`
+        const yardstickStarted = performance.now()
+        const result = await copyYardstick(clients, [
+          { table: 'response', select: `select * from response where ${where}` },
+          { table: 'mention', select: `select * from mention where ${where}` },
+          { table: 'citation', select: `select * from citation where ${where}` },
+        ])
+        yardstickWall = (performance.now() - yardstickStarted) / 1000
+        yardstick = { ...result, seconds: Math.round(result.seconds * 10) / 10, responses_per_second: Math.round(result.rows.response / result.seconds) }
+        if (!values.quiet)
+          process.stderr.write(
+            `yardstick: COPY of ${JSON.stringify(result.rows)} already as text (${result.megabytes} MB) took ${yardstick.seconds} s = ${yardstick.responses_per_second.toLocaleString('en')} responses/s\n`,
+          )
+      }
+    }))
   } finally {
-    client.release()
+    for (const client of clients) client.release()
   }
 } else {
-  await loadAll(insertSink(db))
+  const sink = insertSink(db)
+  for (const ws of workspaces) {
+    for (let chunk = 0; chunk < chunkCount(ws); chunk++) {
+      progress(generateChunk({ ws, seed: SEED, days: DAYS, endDay, chunk }, sink))
+      await sink.flush()
+    }
+    await loadAio(ws, endDay, sink)
+  }
 }
 const factSeconds = (performance.now() - factsStarted) / 1000
 if (!values.quiet)
   process.stderr.write(`facts loaded in ${Math.round(factSeconds)} s${indexSeconds === undefined ? '' : ` (indexes and keys built in ${Math.round(indexSeconds)} s)`}\n`)
 const rollupStarted = performance.now()
-for (const ws of workspaces) {
-  // The facts were loaded directly, so every rollup is built from them here.
-  await rebuildRollups(db, ws.id)
+// The facts were loaded directly, so every rollup is built from them here, by the product's
+// own rebuild: the numbering tables first (the URL rollups read their numbers), then the
+// other families in three groups by the facts they read, each group in its own
+// transaction on its own connection, at once (a fold stays with its source, which reads
+// the facts for both).
+const numbering = FAMILIES.filter((f) => f.stableIds).map((f) => f.name)
+const groups = (['mention', 'citation', 'response'] as const).map((facts) => FAMILIES.filter((f) => !f.stableIds && f.facts === facts).map((f) => f.name))
+for (const ws of values['skip-rollups'] ? [] : workspaces) {
+  await rebuildRollups(db, ws.id, { families: numbering })
+  await Promise.all(groups.map((families) => rebuildRollups(db, ws.id, { families })))
 }
 const rollupSeconds = (performance.now() - rollupStarted) / 1000
 if (!values.quiet) process.stderr.write(`rollups built in ${Math.round(rollupSeconds * 10) / 10} s\n`)
 // Planner statistics and the visibility map (index-only scans): PostgreSQL would get them
 // from autovacuum eventually, PGlite never does by itself.
 const vacuumStarted = performance.now()
-await sql`vacuum analyze`.execute(db)
+if (!values['skip-rollups']) await sql`vacuum analyze`.execute(db)
 const vacuumSeconds = (performance.now() - vacuumStarted) / 1000
 const key = await createApiKey(db, { workspaceId: workspaces[0].id, scopes: [...SCOPES], name: 'bench' })
 const counts = await sql<{ responses: number; mentions: number; citations: number; observations: number }>`
@@ -403,6 +383,8 @@ const counts = await sql<{ responses: number; mentions: number; citations: numbe
          (select count(*) from mention where workspace_id = ${workspaces[0].id}) as mentions,
          (select count(*) from citation where workspace_id = ${workspaces[0].id}) as citations,
          (select count(*) from aio_observation where workspace_id = ${workspaces[0].id}) as observations`.execute(db)
+const databaseMegabytes =
+  database.backend === 'postgres' ? Math.round(Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(db)).rows[0].bytes) / 1e6) : null
 await database.close()
 
 const seconds = Math.round((performance.now() - started) / 100) / 10
@@ -421,11 +403,17 @@ const summary = {
   method: useCopy ? 'copy' : 'inserts',
   phases_seconds: {
     facts: Math.round(factSeconds),
+    generate_and_copy: copySeconds === undefined ? null : Math.round(copySeconds),
     indexes: indexSeconds === undefined ? null : Math.round(indexSeconds),
     rollups: Math.round(rollupSeconds),
     vacuum_analyze: Math.round(vacuumSeconds),
   },
   responses_per_second: Math.round(totalResponses / seconds),
+  // Facts only (generation, COPY, index builds; not the yardstick's own minute).
+  fact_responses_per_second: Math.round(totalResponses / (factSeconds - yardstickWall)),
+  copy_responses_per_second: copySeconds === undefined ? null : Math.round(totalResponses / copySeconds),
+  yardstick: yardstick ?? null,
+  database_megabytes: databaseMegabytes,
 }
 writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`)
 const { key: _secret, ...shown } = summary
