@@ -102,6 +102,7 @@ try {
     }
     into.push(performance.now() - t)
   }
+  await yardstick.worstDelayMs()
   const probe = (async () => {
     while (probing) {
       await Promise.all([timed(`${base}/healthz`, healthz), timed(`${yardstick.url}/healthz`, idleHealthz)])
@@ -127,6 +128,7 @@ try {
   during.stop()
   probing = false
   await probe
+  const idleWorstDelayMs = await yardstick.worstDelayMs()
   const busy = await during.result
   if (job.state !== 'succeeded' || !job.result) throw new Error(`job ended ${job.state}`)
   const jobSeconds = (new Date(job.finished_at!).getTime() - new Date(job.started_at!).getTime()) / 1000
@@ -141,7 +143,11 @@ try {
     during_reanalysis: { p50_ms: busy.latency.p50, p99_ms: busy.latency.p99, max_ms: busy.latency.max, requests_per_s: busy.requests.average, errors: busy.errors + busy.non2xx },
     p99_ratio: Math.round((busy.latency.p99 / idle.latency.p99) * 100) / 100,
     healthz_during_reanalysis: { max_ms: Math.round(Math.max(...healthz)), p99_ms: Math.round(percentile(healthz, 99)), samples: healthz.length, failures: healthzFailures },
-    idle_process_healthz_meanwhile: { max_ms: Math.round(Math.max(...idleHealthz)), p99_ms: Math.round(percentile(idleHealthz, 99)) },
+    idle_process_healthz_meanwhile: {
+      max_ms: Math.round(Math.max(...idleHealthz)),
+      p99_ms: Math.round(percentile(idleHealthz, 99)),
+      own_worst_event_loop_delay_ms: idleWorstDelayMs,
+    },
     brand_write_ms: Math.round(writeMs),
     job: {
       responses: job.result.responses,
@@ -166,7 +172,7 @@ try {
       `job: ${result.job.responses} responses + ${result.job.observations} AI overviews in ${jobSeconds.toFixed(1)} s ` +
       `(${result.job.responses_per_s} responses/s), ${result.job.progress_values_seen} progress values seen; ` +
       `/healthz during the job: max ${result.healthz_during_reanalysis.max_ms} ms (event-loop stalls), ${healthzFailures} failed; ` +
-      `an idle process meanwhile (the machine's own stalls): max ${result.idle_process_healthz_meanwhile.max_ms} ms`,
+      `an idle process meanwhile (the machine's own stalls): /healthz max ${result.idle_process_healthz_meanwhile.max_ms} ms, its own worst event-loop delay ${idleWorstDelayMs} ms`,
   )
   mkdirSync('bench/results', { recursive: true })
   const file = `bench/results/${result.date.slice(0, 10)}-reanalysis-${backend}${values.dataset ? '-dataset' : ''}.json`
