@@ -4,7 +4,6 @@ import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type Config } from './config.js'
 import type { DatabaseHandle } from './db/database.js'
 import { AnalysisPool } from './analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './jobs/job-runtime.js'
-import { runAsBackgroundWork } from './db/pglite-driver.js'
 import { reanalysisJob } from './jobs/reanalysis-job.js'
 import { DISCOVERY, REANALYSIS } from './jobs/job-names.js'
 import { collectionTasks, type CollectionSettings } from './collection/collection-tasks.js'
@@ -44,51 +43,46 @@ export async function startJobs(
   options: Partial<Pick<JobRuntimeOptions, 'handlers' | 'tasks' | 'log'>> & { batchSize?: number } = {},
 ): Promise<JobRuntime> {
   const pool = config.jobsWorker && !options.handlers ? new AnalysisPool(jobAnalysisThreads(config.analysisThreads), config.analysisThreadHeapMb) : undefined
-  // Everything the runtime starts (pg-boss's polling and maintenance, every job and task it
-  // runs) is background work: on the embedded database requests' statements go first
-  // (src/db/pglite-driver.ts).
-  const runtime = await runAsBackgroundWork(() =>
-    JobRuntime.start({
-      database,
-      schema: config.jobsSchema,
-      connectionString: database.backend === 'postgres' ? config.databaseUrl : undefined,
-      worker: config.jobsWorker,
-      pollingIntervalSeconds: config.jobsPollSeconds,
-      lostAfterSeconds: config.jobsLostAfterSeconds,
-      maintenanceSeconds: config.jobsMaintenanceSeconds,
-      log: options.log,
-      handlers: options.handlers ?? {
-        // PGlite runs each batch's transaction on the one thread that also serves requests:
-        // smaller batches keep each stall short.
-        [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
-        [DISCOVERY]: discoveryJob(),
-      },
-      // Collection (docs/collection.md): planning a run and asking for each answer; webhook deliveries.
-      tasks: options.tasks ?? {
-        ...collectionTasks(config),
-        [WEBHOOK_DELIVERY]: webhookDeliveryTask({
-          secretKey: config.secretKey,
-          secretKeyPrevious: config.secretKeyPrevious,
-          allowPrivate: config.webhookAllowPrivate ?? false,
-          timeoutMs: config.webhookTimeoutMs ?? 10_000,
-          retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
-          log: options.log,
-        }),
-        // Slack and e-mail channels: the webhooks' timeout and retry schedule.
-        [NOTIFICATION_DELIVERY]: notificationDeliveryTask({
-          secretKey: config.secretKey,
-          secretKeyPrevious: config.secretKeyPrevious,
-          allowPrivate: config.webhookAllowPrivate ?? false,
-          timeoutMs: config.webhookTimeoutMs ?? 10_000,
-          retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
-          smtpUrl: config.smtpUrl,
-          emailFrom: config.emailFrom ?? 'Beacon <beacon@localhost>',
-          publicUrl: config.publicUrl,
-          log: options.log,
-        }),
-      },
-    }),
-  )
+  const runtime = await JobRuntime.start({
+    database,
+    schema: config.jobsSchema,
+    connectionString: database.backend === 'postgres' ? config.databaseUrl : undefined,
+    worker: config.jobsWorker,
+    pollingIntervalSeconds: config.jobsPollSeconds,
+    lostAfterSeconds: config.jobsLostAfterSeconds,
+    maintenanceSeconds: config.jobsMaintenanceSeconds,
+    log: options.log,
+    handlers: options.handlers ?? {
+      // PGlite runs each batch's transaction on the one thread that also serves requests:
+      // smaller batches keep each stall short.
+      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
+      [DISCOVERY]: discoveryJob(),
+    },
+    // Collection (docs/collection.md): planning a run and asking for each answer; webhook deliveries.
+    tasks: options.tasks ?? {
+      ...collectionTasks(config),
+      [WEBHOOK_DELIVERY]: webhookDeliveryTask({
+        secretKey: config.secretKey,
+        secretKeyPrevious: config.secretKeyPrevious,
+        allowPrivate: config.webhookAllowPrivate ?? false,
+        timeoutMs: config.webhookTimeoutMs ?? 10_000,
+        retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        log: options.log,
+      }),
+      // Slack and e-mail channels: the webhooks' timeout and retry schedule.
+      [NOTIFICATION_DELIVERY]: notificationDeliveryTask({
+        secretKey: config.secretKey,
+        secretKeyPrevious: config.secretKeyPrevious,
+        allowPrivate: config.webhookAllowPrivate ?? false,
+        timeoutMs: config.webhookTimeoutMs ?? 10_000,
+        retrySchedule: config.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        smtpUrl: config.smtpUrl,
+        emailFrom: config.emailFrom ?? 'Beacon <beacon@localhost>',
+        publicUrl: config.publicUrl,
+        log: options.log,
+      }),
+    },
+  })
   if (pool) runtime.onStopped(() => pool.close())
   return runtime
 }

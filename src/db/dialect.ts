@@ -6,10 +6,10 @@ import { join } from 'node:path'
 import { setImmediate as nextLoopTurn } from 'node:timers/promises'
 import { lockDataDir } from './data-dir-lock.js'
 import { PGlite } from '@electric-sql/pglite'
+import { PGliteDialect } from 'kysely-pglite-dialect'
 import { PostgresDialect, sql, type Dialect, type Kysely } from 'kysely'
 import pg from 'pg'
 import { withPreparedStatements } from './prepared-statements.js'
-import { PriorityPGliteDialect, type PGliteQueryClient } from './pglite-driver.js'
 
 export type Backend = 'pglite' | 'postgres'
 
@@ -76,14 +76,14 @@ export async function connect(options: {
   }
   if (databaseUrl === 'memory://') {
     const pglite = await PGlite.create({ parsers, loadDataDir: emptyDatabaseTemplate() })
-    return { backend: 'pglite', dialect: new PriorityPGliteDialect(yieldingClient(pglite)), pglite, afterDestroy: () => {} }
+    return { backend: 'pglite', dialect: new PGliteDialect(yieldingClient(pglite)), pglite, afterDestroy: () => {} }
   }
   mkdirSync(options.dataDir, { recursive: true })
   const release = lockDataDir(options.dataDir)
   try {
     const fresh = !existsSync(join(options.dataDir, 'PG_VERSION'))
     const pglite = await PGlite.create({ dataDir: options.dataDir, parsers, loadDataDir: fresh ? emptyDatabaseTemplate() : undefined })
-    const dialect = new PriorityPGliteDialect(yieldingClient(pglite))
+    const dialect = new PGliteDialect(yieldingClient(pglite))
     // The lock goes with close(), or with the process if it never gets there.
     process.once('exit', release)
     return { backend: 'pglite', dialect, pglite, afterDestroy: release }
@@ -101,10 +101,12 @@ export async function connect(options: {
 // Measured with bench:heavy-tenants on PGlite: worst /healthz 3.6 s -> 0.54 s.
 const YIELD_AFTER_MS = 8
 
+type PGliteClient = ConstructorParameters<typeof PGliteDialect>[0]
+
 /** The client Kysely's PGlite driver uses (query and close), yielding to the event loop between queries. */
-function yieldingClient(pglite: PGlite): PGliteQueryClient {
+function yieldingClient(pglite: PGlite): PGliteClient {
   let lastTurn = performance.now()
-  return {
+  const client = {
     async query(text: string, params?: unknown[]) {
       if (performance.now() - lastTurn >= YIELD_AFTER_MS) {
         await nextLoopTurn()
@@ -114,6 +116,8 @@ function yieldingClient(pglite: PGlite): PGliteQueryClient {
     },
     close: () => pglite.close(),
   }
+  // The driver calls only query() and close(); the cast states that narrower contract.
+  return client as unknown as PGliteClient
 }
 
 // A table is analyzed again once its main fork has grown past this many pages plus this
