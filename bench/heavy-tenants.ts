@@ -19,6 +19,7 @@ import { createPrompt, post } from '../test/helpers/requests.js'
 import { startJobs } from '../src/start-jobs.js'
 import { MAX_ALIASES_PER_BRAND, MAX_BRANDS_PER_WORKSPACE, MAX_TERM_LENGTH } from '../src/core/limits.js'
 import * as pool from '../src/analysis/analysis-pool.js'
+import { startIdleYardstick } from './idle-yardstick.js'
 
 const { values } = parseArgs({
   options: {
@@ -77,15 +78,45 @@ const healthz = () =>
     const done = (ok: boolean) => resolve({ ms: performance.now() - started, ok })
     http.get(`${base}/healthz`, (res) => res.resume().on('end', () => done(res.statusCode === 200))).on('error', () => done(false))
   })
+// The same probe of an idle process (bench/idle-yardstick.ts). The prober runs in this
+// process, as the server does, so that probe also waits out this process's own stalls; the
+// idle process's own worst event-loop delay does not, and the schedstat split below says
+// which part of each stall of this process was its own work.
+const yardstick = await startIdleYardstick()
+const idleProbe = () =>
+  new Promise<number>((resolve) => {
+    const started = performance.now()
+    http.get(`${yardstick.url}/healthz`, (res) => res.resume().on('end', () => resolve(performance.now() - started))).on('error', () => resolve(performance.now() - started))
+  })
 let probing = true
-const probes: { phase: string; ms: number; ok: boolean }[] = []
+const probes: { phase: string; ms: number; ok: boolean; idleMs: number }[] = []
 let phase = 'setup'
 const prober = (async () => {
   while (probing) {
-    probes.push({ phase, ...(await healthz()) })
+    const [server, idleMs] = await Promise.all([healthz(), idleProbe()])
+    probes.push({ phase, ...server, idleMs })
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 })()
+
+// Event-loop stalls of this process, split (Linux schedstat of the main thread) into the time
+// the thread ran (our code and GC: what a fix can remove) and the time it waited for a core.
+const schedstat = () => {
+  try {
+    const [ran, waited] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number)
+    return { ran: ran / 1e6, waited: waited / 1e6 }
+  } catch {
+    return { ran: NaN, waited: NaN }
+  }
+}
+const stalls: { phase: string; ms: number; ranMs: number; waitedMs: number }[] = []
+let lastTick = { at: performance.now(), ...schedstat() }
+const ticker = setInterval(() => {
+  const now = { at: performance.now(), ...schedstat() }
+  const late = now.at - lastTick.at - 10
+  if (late > 50) stalls.push({ phase, ms: round(late), ranMs: round(now.ran - lastTick.ran), waitedMs: round(now.waited - lastTick.waited) })
+  lastTick = now
+}, 10)
 
 // Brands named "W<w> Brand <b>", aliases padded to the length limit (as bench/heavy-aliases.ts
 // did), inserted directly, except the last --api-brands, added through the API: each of those
@@ -137,6 +168,7 @@ async function ingest(w: number, count: number) {
 const jobSeconds: number[] = []
 const started = performance.now()
 phase = 'ingest and re-analysis'
+await yardstick.worstDelayMs()
 await Promise.all(
   tenants.map(async (tenant) => {
     await ingest(tenant.w, Math.ceil(ANSWERS / 2))
@@ -159,14 +191,19 @@ await Promise.all(
   }),
 )
 const workSeconds = (performance.now() - started) / 1000
+const idleWorstDelayMs = await yardstick.worstDelayMs()
 phase = 'after'
 await new Promise((resolve) => setTimeout(resolve, 500))
 probing = false
 await prober
+await yardstick.stop()
 clearInterval(sampler)
+clearInterval(ticker)
 
 const duringProbes = probes.filter((p) => p.phase === 'ingest and re-analysis')
 const during = duringProbes.map((p) => p.ms)
+const duringStalls = stalls.filter((s) => s.phase === 'ingest and re-analysis')
+const worstBy = (key: 'ms' | 'ranMs') => duringStalls.reduce((worst, s) => (s[key] > (worst?.[key] ?? -1) ? s : worst), undefined as (typeof stalls)[number] | undefined) ?? null
 const result = {
   date: new Date().toISOString(),
   label: process.env.BENCH_LABEL ?? 'current',
@@ -191,6 +228,9 @@ const result = {
   healthzDuringWorkMs: summary(during),
   healthzWorstMs: round(Math.max(...during)),
   healthzFailed: duringProbes.filter((p) => !p.ok).length,
+  idleProcessHealthzMeanwhileMs: summary(duringProbes.map((p) => p.idleMs)),
+  idleProcessOwnWorstEventLoopDelayMs: idleWorstDelayMs,
+  eventLoopStalls: { over50ms: duringStalls.length, worst: worstBy('ms'), worstOnCpu: worstBy('ranMs') },
 }
 console.log(JSON.stringify(result, null, 2))
 mkdirSync('bench/results', { recursive: true })

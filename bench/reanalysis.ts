@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { percentile, startChildServer } from '../test/faults/helpers/private-services.js'
+import { startIdleYardstick } from './idle-yardstick.js'
 
 const { values } = parseArgs({
   options: { dataset: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '8' } },
@@ -38,6 +39,7 @@ if (values.dataset) {
   key = ''
 }
 
+const yardstick = await startIdleYardstick()
 const server = await startChildServer({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { BEACON_DATA_DIR: dataDir! }), JOBS_POLL_SECONDS: '1' }, serverArgs, 300_000)
 if (!values.dataset) key = String((server.startup.demo as { key: string }).key)
 const base = server.url
@@ -85,19 +87,25 @@ try {
   if (created.status !== 201 || !createdBody.job) throw new Error(`brand write: HTTP ${created.status} ${JSON.stringify(createdBody)}`)
   const jobId = createdBody.job.id
   // /healthz touches no database: its latency shows how long the event loop goes without a tick.
+  // The same probe of an idle process (bench/idle-yardstick.ts): the machine's own stalls.
   const healthz: number[] = []
+  const idleHealthz: number[] = []
   let healthzFailures = 0
   let probing = true
+  const timed = async (url: string, into: number[]) => {
+    const t = performance.now()
+    try {
+      await (await fetch(url)).arrayBuffer()
+    } catch {
+      // A stall long enough for the server to drop the connection: counted, and its time kept.
+      if (into === healthz) healthzFailures++
+    }
+    into.push(performance.now() - t)
+  }
+  await yardstick.worstDelayMs()
   const probe = (async () => {
     while (probing) {
-      const t = performance.now()
-      try {
-        await (await fetch(`${base}/healthz`)).arrayBuffer()
-      } catch {
-        // A stall long enough for the server to drop the connection: counted, and its time kept.
-        healthzFailures++
-      }
-      healthz.push(performance.now() - t)
+      await Promise.all([timed(`${base}/healthz`, healthz), timed(`${yardstick.url}/healthz`, idleHealthz)])
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   })()
@@ -120,6 +128,7 @@ try {
   during.stop()
   probing = false
   await probe
+  const idleWorstDelayMs = await yardstick.worstDelayMs()
   const busy = await during.result
   if (job.state !== 'succeeded' || !job.result) throw new Error(`job ended ${job.state}`)
   const jobSeconds = (new Date(job.finished_at!).getTime() - new Date(job.started_at!).getTime()) / 1000
@@ -134,6 +143,11 @@ try {
     during_reanalysis: { p50_ms: busy.latency.p50, p99_ms: busy.latency.p99, max_ms: busy.latency.max, requests_per_s: busy.requests.average, errors: busy.errors + busy.non2xx },
     p99_ratio: Math.round((busy.latency.p99 / idle.latency.p99) * 100) / 100,
     healthz_during_reanalysis: { max_ms: Math.round(Math.max(...healthz)), p99_ms: Math.round(percentile(healthz, 99)), samples: healthz.length, failures: healthzFailures },
+    idle_process_healthz_meanwhile: {
+      max_ms: Math.round(Math.max(...idleHealthz)),
+      p99_ms: Math.round(percentile(idleHealthz, 99)),
+      own_worst_event_loop_delay_ms: idleWorstDelayMs,
+    },
     brand_write_ms: Math.round(writeMs),
     job: {
       responses: job.result.responses,
@@ -157,13 +171,15 @@ try {
     `p99 during / idle: ${result.p99_ratio}× (goal ≤ 2×); brand write answered in ${result.brand_write_ms} ms; ` +
       `job: ${result.job.responses} responses + ${result.job.observations} AI overviews in ${jobSeconds.toFixed(1)} s ` +
       `(${result.job.responses_per_s} responses/s), ${result.job.progress_values_seen} progress values seen; ` +
-      `/healthz during the job: max ${result.healthz_during_reanalysis.max_ms} ms (event-loop stalls), ${healthzFailures} failed`,
+      `/healthz during the job: max ${result.healthz_during_reanalysis.max_ms} ms (event-loop stalls), ${healthzFailures} failed; ` +
+      `an idle process meanwhile (the machine's own stalls): /healthz max ${result.idle_process_healthz_meanwhile.max_ms} ms, its own worst event-loop delay ${idleWorstDelayMs} ms`,
   )
   mkdirSync('bench/results', { recursive: true })
   const file = `bench/results/${result.date.slice(0, 10)}-reanalysis-${backend}${values.dataset ? '-dataset' : ''}.json`
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
   console.log(`written to ${file}`)
 } finally {
+  await yardstick.stop()
   await server.stop()
   if (ownDataDir && dataDir) rmSync(dataDir, { recursive: true, force: true })
 }
