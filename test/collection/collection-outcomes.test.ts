@@ -3,7 +3,7 @@
 // (test/fakes/non-answers.ts, shapes from the SDK type definitions). Only completed answers are
 // stored, so the primary brand's visibility is what the real answers say (100), and every
 // planned answer is counted once in one of the run's counters (docs/collection.md, "outcomes").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt } from '../helpers/requests.js'
 import {
@@ -38,7 +38,6 @@ const ok = (body: unknown): FakeStep => ({ type: 'ok', body })
 describe.each(testBackends)('collection outcomes over the native providers (%s)', (backend) => {
   let ctx: TestContext
   let providers: ProviderFakes
-  const saved: Record<string, string | undefined> = {}
 
   beforeAll(async () => {
     providers = await startProviderFakes({
@@ -78,20 +77,14 @@ describe.each(testBackends)('collection outcomes over the native providers (%s)'
         },
       },
     })
-    for (const name of ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'GEMINI_BASE_URL']) {
-      saved[name] = process.env[name]
-      process.env[name] = providers.env[name]
-    }
+    for (const name of ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'GEMINI_BASE_URL']) vi.stubEnv(name, providers.env[name])
     // One retry of a failed search, soon: the test waits for it.
     ctx = await createTestContext(backend, { jobsWorker: true, rateLimitPerMinute: 1_000_000, secretKey: SECRET, collectionMaxAttempts: 2 })
   }, 120_000)
   afterAll(async () => {
     await ctx?.close()
     await providers?.close()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    vi.unstubAllEnvs()
   })
 
   async function credential(key: string, provider: string): Promise<string> {

@@ -2,7 +2,7 @@
 // wire formats (no adapter override): a stored credential reaches the provider, the
 // provider's cited sources become citations, answers are analysed and counted in
 // /dashboard, and an openai_compatible target on a local server needs COLLECTION_ALLOW_PRIVATE.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt } from '../helpers/requests.js'
 import { startProviderFakes, type ProviderFakes } from '../fakes/index.js'
@@ -14,7 +14,6 @@ const SECRET = 'provider-run-test-secret-key-0123456789abcdef'
 describe.each(testBackends)('collection through the provider SDKs (%s)', (backend) => {
   let ctx: TestContext
   let providers: ProviderFakes
-  const saved: Record<string, string | undefined> = {}
 
   beforeAll(async () => {
     const fast = { latencyMs: 20 }
@@ -29,20 +28,16 @@ describe.each(testBackends)('collection through the provider SDKs (%s)', (backen
       perplexity: fast,
     })
     // The adapters read base URLs from the environment, as in production; keys only from the credential.
-    for (const name of ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY']) saved[name] = process.env[name]
-    process.env.OPENAI_BASE_URL = providers.env.OPENAI_BASE_URL
-    process.env.ANTHROPIC_BASE_URL = providers.env.ANTHROPIC_BASE_URL
-    delete process.env.OPENAI_API_KEY
-    process.env.ANTHROPIC_API_KEY = 'sk-ant-from-environment'
+    vi.stubEnv('OPENAI_BASE_URL', providers.env.OPENAI_BASE_URL)
+    vi.stubEnv('ANTHROPIC_BASE_URL', providers.env.ANTHROPIC_BASE_URL)
+    vi.stubEnv('OPENAI_API_KEY', undefined)
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-from-environment')
     ctx = await createTestContext(backend, { jobsWorker: true, rateLimitPerMinute: 1_000_000, secretKey: SECRET, collectionAllowPrivate: true })
   }, 120_000)
   afterAll(async () => {
     await ctx?.close()
     await providers?.close()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    vi.unstubAllEnvs()
   })
 
   it('asks OpenAI (stored key, web search) and Anthropic (environment key); citations and mentions land in /dashboard', async () => {

@@ -3,7 +3,7 @@
 // definitions) refuses, cuts and runs out of quota; the routes list those attempts with the
 // provider's reason, page through them, return the raw JSON only on the single item (never the
 // key the request carried), answer 404 for another workspace's run and 400 for bad parameters.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createPrompt } from '../helpers/requests.js'
 import { anthropicRefusal, OPENAI_INSUFFICIENT_QUOTA, openAIIncomplete, promptOf, startProviderFakes, type ProviderFakes, type RecordedRequest } from '../fakes/index.js'
@@ -32,7 +32,6 @@ interface NonAnswerBody {
 describe.each(testBackends)('collection run non-answers (%s)', (backend) => {
   let ctx: TestContext
   let providers: ProviderFakes
-  const saved: Record<string, string | undefined> = {}
   // One run, shared by the tests: Q1 answered; Q2 refused by Anthropic; Q3 cut twice by OpenAI
   // (the retry with a larger cap is a second attempt); Q4 out of OpenAI quota.
   let w: { key: string; workspaceId: string }
@@ -53,10 +52,7 @@ describe.each(testBackends)('collection run non-answers (%s)', (backend) => {
       },
       anthropic: { latencyMs: 5, script: (request) => (which(request) === 'Q2' ? { type: 'ok', body: anthropicRefusal() } : undefined) },
     })
-    for (const name of ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL']) {
-      saved[name] = process.env[name]
-      process.env[name] = providers.env[name]
-    }
+    for (const name of ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL']) vi.stubEnv(name, providers.env[name])
     ctx = await createTestContext(backend, { jobsWorker: true, rateLimitPerMinute: 1_000_000, secretKey: SECRET, collectionMaxAttempts: 1 })
     w = await ctx.tenant()
     for (const text of ['Q1 which board?', 'Q2 which risky thing?', 'Q3 which long list?', 'Q4 which quota?']) prompts[text.slice(0, 2)] = await createPrompt(ctx, w.key, text)
@@ -80,10 +76,7 @@ describe.each(testBackends)('collection run non-answers (%s)', (backend) => {
   afterAll(async () => {
     await ctx?.close()
     await providers?.close()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    vi.unstubAllEnvs()
   })
 
   const list = (query = '', key = w.key, run = runId) => ctx.get(`/api/v1/collection/runs/${run}/non-answers${query}`, key)

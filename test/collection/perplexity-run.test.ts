@@ -3,7 +3,7 @@
 // a cut answer are not, and an account out of credit (HTTP 402) flags the target after one request.
 // Non-answer bodies are the fixture test/fixtures/providers/perplexity-agent-response.json changed
 // as the SDK's types allow (ResponsesResponseOutput.status, content part type `refusal`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startPerplexityFake, perplexityAgentAnswer } from '../fakes/perplexity-fake.js'
 import type { FakeStep, ProviderFake, RecordedRequest } from '../fakes/http-fake.js'
 import { promptOf } from '../fakes/http-fake.js'
@@ -26,22 +26,17 @@ function script(request: RecordedRequest): FakeStep | undefined {
 describe.each(testBackends)('a native Perplexity target in a run (%s)', (backend) => {
   let ctx: TestContext
   let fake: ProviderFake
-  const saved: Record<string, string | undefined> = {}
 
   beforeAll(async () => {
     fake = await startPerplexityFake({ script, latencyMs: 10 })
-    for (const name of ['PERPLEXITY_BASE_URL', 'PERPLEXITY_API_KEY']) saved[name] = process.env[name]
-    process.env.PERPLEXITY_BASE_URL = fake.url
-    process.env.PERPLEXITY_API_KEY = 'pplx-from-environment'
+    vi.stubEnv('PERPLEXITY_BASE_URL', fake.url)
+    vi.stubEnv('PERPLEXITY_API_KEY', 'pplx-from-environment')
     ctx = await createTestContext(backend, { jobsWorker: true, rateLimitPerMinute: 1_000_000 })
   }, 120_000)
   afterAll(async () => {
     await ctx?.close()
     await fake?.close()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    vi.unstubAllEnvs()
   })
 
   const stored = async (workspaceId: string) =>
