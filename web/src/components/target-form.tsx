@@ -18,18 +18,27 @@ export const ANSWER_PROVIDERS = [
 export const targetLabel = (t: Pick<CollectionTarget, 'kind' | 'serp' | 'locale' | 'provider' | 'model'>) =>
   t.kind === 'aio' ? `AI overview · ${t.serp ?? ''} · ${t.locale ?? ''}` : `${t.provider ?? ''} · ${t.model ?? ''}`
 
+/** The choices of a target's key: the server's environment, then each stored key by name and last four characters. */
+export function KeyOptions({ credentials }: { credentials: readonly Credential[] }) {
+  return (
+    <>
+      <option value="">server environment</option>
+      {credentials.map((c) => (
+        <option key={c.name} value={c.name}>
+          {c.name} (…{c.last_four})
+        </option>
+      ))}
+    </>
+  )
+}
+
 /** The stored keys a target may name: a key without manage:workspace cannot list them, so the form offers the server's environment only. */
 function KeyChoice({ credentials }: { credentials: readonly Credential[] }) {
   return (
     <label>
       Key
       <select name="credential" defaultValue="">
-        <option value="">server environment</option>
-        {credentials.map((c) => (
-          <option key={c.name} value={c.name}>
-            {c.name} (…{c.last_four})
-          </option>
-        ))}
+        <KeyOptions credentials={credentials} />
       </select>
     </label>
   )

@@ -6,7 +6,7 @@ import { formatCount, formatDateTime } from '../lib/format'
 import { useApi } from '../lib/session'
 import { Badge, DataTable, QueryView, Section } from '../components/ui'
 import { useAction } from '../components/settings-kit'
-import { TargetForm, targetLabel } from '../components/target-form'
+import { KeyOptions, TargetForm, targetLabel } from '../components/target-form'
 
 // The guided start names the providers from here.
 export { ANSWER_PROVIDERS } from '../components/target-form'
@@ -48,12 +48,7 @@ export default function TargetSettings() {
                           value={t.credential ?? ''}
                           onChange={(e) => void run('PATCH', `/collection/targets/${t.id}`, { credential: e.target.value || null }, 'change the key', 'Key changed.')}
                         >
-                          <option value="">server environment</option>
-                          {stored.map((c) => (
-                            <option key={c.name} value={c.name}>
-                              {c.name} (…{c.last_four})
-                            </option>
-                          ))}
+                          <KeyOptions credentials={stored} />
                         </select>
                       ),
                   },
