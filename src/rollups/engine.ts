@@ -124,9 +124,6 @@ function batchStatement(families: readonly RollupFamily[], scope: RollupScope, w
   return sql`with ${sql.join(ctes)} ${last}`
 }
 
-// Each id is probed once: a repeated id would count its facts twice.
-const batchScope = (workspaceId: string, responseIds: readonly string[]): Required<RollupScope> => ({ workspaceId, responseIds: [...new Set(responseIds)] })
-
 // A batch's rollup statements run in chunks of this many responses. On the embedded database
 // every statement runs on the event loop's thread: one mention-rollup statement over a whole
 // ingest call of answers naming hundreds of brands took 90–190 ms, the worst /healthz of
@@ -138,7 +135,8 @@ const batchScope = (workspaceId: string, responseIds: readonly string[]): Requir
 const ROLLUP_CHUNK = 50
 
 function chunkScopes(workspaceId: string, responseIds: readonly string[]): Required<RollupScope>[] {
-  const { responseIds: ids } = batchScope(workspaceId, responseIds)
+  // Each id is probed once: a repeated id would count its facts twice.
+  const ids = [...new Set(responseIds)]
   const scopes: Required<RollupScope>[] = []
   for (let i = 0; i < ids.length; i += ROLLUP_CHUNK) scopes.push({ workspaceId, responseIds: ids.slice(i, i + ROLLUP_CHUNK) })
   return scopes
