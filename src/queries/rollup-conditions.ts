@@ -2,7 +2,6 @@
 // The rollups carry every analytics filter column (day, provider, model, the prompt's
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
-import type { DB } from '../db/database.js'
 import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../core/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 import { family, rollupServes, type FamilyName } from '../rollups/index.js'
@@ -118,49 +117,32 @@ export function rollupRowsInRange(
 }
 
 /**
- * Distinct cited domains as a scalar subquery, when the days on which each (domain,
- * provider) pair was cited (migration 0007) serve the filters: a date range with or
- * without providers, one overlap test per pair (about a thousand rows). Else undefined.
+ * Distinct cited domains matching the filters, as a scalar subquery over the day sets of
+ * cited domains (migrations 0007, 0023): per (domain, provider) for a date range with or
+ * without providers (about a thousand rows), else per provider × model × single prompt tag
+ * × domain, which serves models and tags too (at most domains × models × (tags + 1) rows,
+ * however many citations there are). One overlap test per row either way. Filters neither
+ * serves are a programming error, as in rollupTables.
  */
-export function distinctDomainsFromRollup(workspaceId: string, filters: AnalyticsFilters): RawBuilder<number> | undefined {
-  if (!rollupServes('domain-provider-days', filters)) return undefined
-  const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
-  return sql<number>`(select count(distinct p.domain) from domain_provider_days p
-    where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)} ${providers})`
-}
-
-/**
- * Distinct cited domains among responses matching the filters, where the rollup above does
- * not serve them (a models or tags filter): each domain the workspace was ever cited for is
- * probed once through citation (workspace_id, domain, created_at), so cost follows the
- * number of domains, not the number of citations in range. The tagged prompts are looked
- * up first and bound as a list: written as a subquery instead, the probes got another plan
- * (over 500 ms for a year on 1M responses, against about 30).
- */
-export async function countDistinctDomains(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<number> {
-  const parts: RawBuilder<SqlBool>[] = [
-    sql<SqlBool>`c.workspace_id = d.workspace_id`,
-    sql<SqlBool>`c.domain = d.domain`,
-    sql<SqlBool>`c.created_at >= ${filters.from}`,
-    sql<SqlBool>`c.created_at < ${filters.to}`,
-  ]
-  if (filters.providers.length) parts.push(sql<SqlBool>`c.provider = any(${filters.providers}::text[])`)
-  if (filters.modelIds.length) parts.push(sql<SqlBool>`c.model = any(${filters.modelIds}::text[])`)
-  if (filters.tags.length) {
-    const prompts = await db
-      .selectFrom('prompt')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where(sql<SqlBool>`tags && ${filters.tags}::text[]`)
-      .execute()
-    if (prompts.length === 0) return 0
-    parts.push(sql<SqlBool>`c.prompt_id = any(${prompts.map((p) => p.id)}::uuid[])`)
+export function distinctDomainsFromRollup(workspaceId: string, filters: AnalyticsFilters): RawBuilder<number> {
+  if (rollupServes('domain-provider-days', filters)) {
+    const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
+    return sql<number>`(select count(distinct p.domain) from domain_provider_days p
+      where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)} ${providers})`
   }
-  const { rows } = await sql<{ n: number }>`
-    select count(*) as n from workspace_domain d
-    where d.workspace_id = ${workspaceId}
-      and exists (select 1 from citation c where ${sql.join(parts, sql` and `)})`.execute(db)
-  return Number(rows[0]?.n ?? 0)
+  if (rollupServes('domain-tag-days', filters)) {
+    // rollupConditions' filter columns without its date columns: the days are a set here.
+    const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`t.workspace_id = ${workspaceId}`, sql<SqlBool>`t.days && ${rangeOfDays(filters)}`]
+    if (filters.providers.length) parts.push(sql<SqlBool>`t.provider = any(${filters.providers}::text[])`)
+    if (filters.modelIds.length) parts.push(sql<SqlBool>`t.model = any(${filters.modelIds}::text[])`)
+    // One tag per row ('{}' for an untagged prompt): a row overlaps the filter exactly when
+    // it equals one of the filter's tags as a one-element set, and the distinct count over
+    // those rows is exact. Written as equalities (not `tags && filter`) so each tag is an
+    // index range on the key (workspace_id, tags, …) instead of a test on every row.
+    if (filters.tags.length) parts.push(sql<SqlBool>`t.tags in (${sql.join(filters.tags.map((tag) => sql`array[${tag}::text]`))})`)
+    return sql<number>`(select count(distinct t.domain) from domain_tag_days t where ${sql.join(parts, sql` and `)})`
+  }
+  throw new Error('no rollup serves these filters for distinct domains; declare the filter in a rollup family (src/rollups) or read the facts')
 }
 
 /** The filters' range as a daterange, for overlap tests on datemultirange columns. */
