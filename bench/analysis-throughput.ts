@@ -4,12 +4,13 @@
 // of 190 characters (issue 17: matcher cost must not grow with the number of terms).
 // Also times building the matcher once per set. Writes bench/results/analysis-throughput.json.
 // Run: npm run bench:analysis [-- responses]   (BENCH_ONLY=<name prefix> for one scenario,
-// BENCH_LABEL=x writes analysis-throughput-x.json)
+// BENCH_LABEL=x writes analysis-throughput-x.json; with BEACON_EVAL_DATA set, also real AI answers:
+// BENCH_ONLY=real)
 // The previous version as a second yardstick: BENCH_PREVIOUS=<a checkout of it, e.g. `git
 // worktree add /tmp/prev main`> analyses the same answers in the same rounds, alternating
 // with this version, and its results must be identical (the run fails otherwise).
 import { isDeepStrictEqual } from 'node:util'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import type { WinkMethods } from 'wink-nlp'
@@ -23,7 +24,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const spread = (xs: readonly number[]) => ({ min: Math.round(Math.min(...xs)), median: Math.round(median(xs)), max: Math.round(Math.max(...xs)) })
 
-type Analyze = (response: ReturnType<typeof makeResponse>) => ReturnType<typeof analyzeResponse>
+type Answer = { content: string; citations?: { url: string; title: string }[] }
+type Analyze = (response: Answer) => ReturnType<typeof analyzeResponse>
 // The previous version's own modules (its matcher is a class of its own).
 const previousDir = process.env.BENCH_PREVIOUS?.replace(/\/$/, '')
 const previousModules = previousDir
@@ -34,7 +36,7 @@ const previousModules = previousDir
   : null
 
 /** Answers per CPU-second of `analyze` over `responses` (at most ~6 s). */
-function rate(analyze: Analyze, responses: readonly ReturnType<typeof makeResponse>[]): { done: number; mentions: number; seconds: number; cpuSeconds: number } {
+function rate(analyze: Analyze, responses: readonly Answer[]): { done: number; mentions: number; seconds: number; cpuSeconds: number } {
   const cpuStarted = process.cpuUsage()
   const started = performance.now()
   let done = 0
@@ -74,6 +76,28 @@ function yardstick(responses: readonly { content: string }[]): number {
 interface Scenario {
   name: string
   brands: BrandTerms[]
+  /** real answers (else synthetic ones naming the scenario's brands) */
+  answers?: Answer[]
+}
+
+// Real answers, when the evaluation data is prepared (bench/eval/README.md): the AI Product
+// Bench's ChatGPT / Google AI Mode shopping answers (3,200 characters on average, markdown
+// with headings, lists, tables and links), every query set's brands configured, as
+// `npm run eval:analysis` does. Synthetic answers name a brand on every line; these do not,
+// so the two can rank changes differently.
+function realAnswers(): Scenario | null {
+  const dir = process.env.BEACON_EVAL_DATA
+  if (!dir) return null
+  const file = `${dir.replace(/\/$/, '')}/ai-product-bench.jsonl`
+  if (!existsSync(file)) return null
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { text: string; recommended: string[] })
+  const names = new Map<string, string>()
+  for (const row of rows) for (const name of row.recommended) if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name)
+  const brands = [...names.values()].map((name, i) => ({ id: `r${i}`, name, aliases: [], domain: null }))
+  return { name: `real AI answers (${brands.length} brands)`, brands, answers: rows.map((row) => ({ content: row.text })) }
 }
 
 const scenarios: Scenario[] = [
@@ -82,12 +106,14 @@ const scenarios: Scenario[] = [
   { name: '300 brands x 10 aliases', brands: withAliases(plainBrands(300), 10, null) },
   { name: '100 brands x 50 aliases of 190 chars', brands: withAliases(plainBrands(100), 50, 190) },
 ]
+const real = realAnswers()
+if (real) scenarios.push(real)
 
 // BENCH_ONLY=12 runs only the scenarios whose name starts with "12" (quick A/B runs).
 const only = process.env.BENCH_ONLY
 const results: Record<string, unknown>[] = []
 for (const scenario of scenarios.filter((s) => !only || s.name.startsWith(only))) {
-  const responses = Array.from({ length: RESPONSES }, () => makeResponse(scenario.brands))
+  const responses: Answer[] = scenario.answers?.slice(0, RESPONSES) ?? Array.from({ length: RESPONSES }, () => makeResponse(scenario.brands))
   const terms = scenario.brands.reduce((n, b) => n + 2 + b.aliases.length, 0)
   let matcher: BrandMatcher
   const buildStarted = performance.now()
