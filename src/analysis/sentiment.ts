@@ -141,10 +141,11 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   // leaves neutral.
   const tokenScore = new Array<number>(values.length).fill(0)
   for (const [first, , score] of hits) tokenScore[first] = score
-  const words = values.map((v) => v.toLowerCase())
-  const info = new Array<WordInfo>(words.length)
+  const words = new Array<string>(values.length)
+  const info = new Array<WordInfo>(values.length)
   for (let i = 0; i < words.length; i++) {
-    const word = (info[i] = wordInfo(words[i]))
+    const word = (info[i] = wordInfo(values[i]))
+    words[i] = word.lower
     if (word.neutral) tokenScore[i] = 0
     else if (tokenScore[i] === 0) tokenScore[i] = word.fallback
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
@@ -202,8 +203,10 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
 const SCOPE_BREAK = 1
 const NEGATION_CUE = 2
 
-/** What the lexicons say of a lower-cased word, looked up once per distinct word (see wordInfo). */
+/** What the lexicons say of a token's word, looked up once per distinct token text (see wordInfo). */
 interface WordInfo {
+  /** the token's text lower-cased: the word the lexicons list */
+  lower: string
   /** listed as neutral in the domain lexicon: scores nothing whatever wink says */
   neutral: boolean
   /** the domain lexicon's score (or a comparative verb's) where wink has none; 0 if neither */
@@ -214,21 +217,25 @@ interface WordInfo {
   scope: number
 }
 
-// Every token of every line asked the same five sets and maps; answers reuse a small
-// vocabulary, so each distinct word is looked up once. Bounded: cleared when full.
+// Every token of every line was lower-cased and asked the same five sets and maps; answers
+// reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
+// as wink returns it (strings from its vocabulary, so their hashes are already computed).
+// Bounded: cleared when full.
 const wordInfos = new Map<string, WordInfo>()
 const WORD_INFO_LIMIT = 50_000
-function wordInfo(word: string): WordInfo {
-  let info = wordInfos.get(word)
+function wordInfo(value: string): WordInfo {
+  let info = wordInfos.get(value)
   if (info === undefined) {
     if (wordInfos.size >= WORD_INFO_LIMIT) wordInfos.clear()
+    const word = value.toLowerCase()
     info = {
+      lower: word,
       neutral: LEXICON.neutral.has(word),
       fallback: LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
       letter: /^\p{L}/u.test(word),
       scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : 0,
     }
-    wordInfos.set(word, info)
+    wordInfos.set(value, info)
   }
   return info
 }
