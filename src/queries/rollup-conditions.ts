@@ -3,7 +3,7 @@
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.js'
-import { addDays, nextMonth, type DateRange } from '../core/date-range.js'
+import { coverRange, type CoverPart, type DateRange } from '../core/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 import { family, rollupServes, type Bucket, type FamilyName } from '../rollups/index.js'
 
@@ -91,74 +91,34 @@ export function calendarRollupRows(
   where: (dateColumn: Bucket, range: DateRange) => RawBuilder<SqlBool>,
 ): RawBuilder<unknown> {
   const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
-  const tiers = TIERS.filter((tier) => tier === 'day' || tables[tier] !== undefined)
-  const parts = coverRange(range, tiers, workspaceId, []).map(({ tier, units, guards }) => {
+  const tiers = (['year', 'quarter', 'month', 'day'] as const).filter((tier) => tier === 'day' || tables[tier] !== undefined)
+  const parts: RawBuilder<unknown>[] = []
+  const read = (tier: Bucket, units: DateRange, guards: readonly RawBuilder<SqlBool>[]) => {
     const table = tier === 'day' ? tables.day : (tables[tier] as string)
-    return sql`select ${selected} from ${sql.table(table)} s where ${sql.join([where(tier, units), ...guards], sql` and `)}`
-  })
+    parts.push(sql`select ${selected} from ${sql.table(table)} s where ${sql.join([where(tier, units), ...guards], sql` and `)}`)
+  }
+  const emit = (cover: readonly CoverPart[], guards: readonly RawBuilder<SqlBool>[]) => {
+    for (const part of cover) {
+      if ('units' in part) {
+        read(part.tier, part.units, guards)
+        continue
+      }
+      const restEmpty = noResponses(workspaceId, part.rest)
+      read(part.tier, { start: part.unit, end: part.unit }, [...guards, restEmpty])
+      emit(part.finer, [...guards, sql<SqlBool>`not ${restEmpty}`])
+    }
+  }
+  emit(coverRange(range, tiers), [])
   return sql`(${sql.join(parts, sql` union all `)})`
 }
 
-// Coarsest first: a range is covered by whole years, then whole quarters, months, days.
-const TIERS: readonly Bucket[] = ['year', 'quarter', 'month', 'day']
-
-/** One read of a tier's table: its units from `units.start` to `units.end` (first days), when every guard holds. */
-interface RangePart {
-  tier: Bucket
-  units: DateRange
-  guards: RawBuilder<SqlBool>[]
-}
-
-function coverRange(range: DateRange, tiers: readonly Bucket[], workspaceId: string, guards: RawBuilder<SqlBool>[]): RangePart[] {
-  const [tier, ...finer] = tiers
-  if (tier === 'day') return [{ tier, units: range, guards }]
-  const parts: RangePart[] = []
-  let whole: DateRange | undefined
-  for (let unit = unitStart(range.start, tier); unit <= range.end; unit = nextUnit(unit, tier)) {
-    const unitEnd = addDays(nextUnit(unit, tier), -1)
-    const covered = { start: unit < range.start ? range.start : unit, end: unitEnd > range.end ? range.end : unitEnd }
-    if (covered.start === unit && covered.end === unitEnd) {
-      // Consecutive whole units are one read.
-      if (whole) whole.end = unit
-      else parts.push({ tier, units: (whole = { start: unit, end: unit }), guards })
-      continue
-    }
-    whole = undefined
-    const othersEmpty = noResponses(workspaceId, [
-      { start: unit, end: addDays(covered.start, -1) },
-      { start: addDays(covered.end, 1), end: unitEnd },
-    ])
-    parts.push({ tier, units: { start: unit, end: unit }, guards: [...guards, othersEmpty] })
-    parts.push(...coverRange(covered, finer, workspaceId, [...guards, sql<SqlBool>`not ${othersEmpty}`]))
-  }
-  return parts
-}
-
-/** True when the workspace has no response on any day of these runs (empty runs skipped). */
+/** True when the workspace has no response on any day of these runs. */
 function noResponses(workspaceId: string, runs: readonly DateRange[]): RawBuilder<SqlBool> {
-  const tests = runs
-    .filter((run) => run.start <= run.end)
-    .map(
-      (run) => sql<SqlBool>`not exists (select 1 from daily_response_totals t
+  const tests = runs.map(
+    (run) => sql<SqlBool>`not exists (select 1 from daily_response_totals t
         where t.workspace_id = ${workspaceId} and t.day >= ${run.start}::date and t.day <= ${run.end}::date)`,
-    )
+  )
   return sql<SqlBool>`(${sql.join(tests, sql` and `)})`
-}
-
-/** The first day of the month (quarter, year) holding `day`. */
-function unitStart(day: string, tier: Exclude<Bucket, 'day'>): string {
-  if (tier === 'year') return `${day.slice(0, 4)}-01-01`
-  if (tier === 'month') return `${day.slice(0, 7)}-01`
-  const month = Number(day.slice(5, 7))
-  return `${day.slice(0, 4)}-${String(month - ((month - 1) % 3)).padStart(2, '0')}-01`
-}
-
-/** The first day of the unit after the one starting on `first`. */
-function nextUnit(first: string, tier: Exclude<Bucket, 'day'>): string {
-  const months = { month: 1, quarter: 3, year: 12 }[tier]
-  let next = first
-  for (let i = 0; i < months; i++) next = nextMonth(next)
-  return next
 }
 
 /** The dashboard rollup rows (responses or brands) covering the filters; see calendarRollupRows. */
