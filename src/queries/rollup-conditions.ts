@@ -2,16 +2,16 @@
 // The rollups carry every analytics filter column (day, provider, model, the prompt's
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
-import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../core/date-range.js'
+import { coverRange, type CoverPart, type DateRange } from '../core/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
-import { family, rollupServes, type FamilyName } from '../rollups/index.js'
+import { family, rollupServes, type Bucket, type FamilyName } from '../rollups/index.js'
 
 /** Conditions on a rollup table (daily or monthly: dateColumn says which) by alias. */
 export function rollupConditions(
   alias: string,
   workspaceId: string,
   filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
-  dateColumn: 'day' | 'month' = 'day',
+  dateColumn: Bucket = 'day',
 ): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
   const parts: RawBuilder<SqlBool>[] = [
@@ -26,21 +26,24 @@ export function rollupConditions(
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
 }
 
-/** A calendar rollup's tables: days, and whole months (the same grain or a coarser one). */
+/** A calendar rollup's tables: days, whole months (the same grain or a coarser one), and quarters and years when the family keeps them. */
 export interface CalendarTables {
   day: string
   month: string
+  quarter?: string
+  year?: string
 }
 
 /**
  * The tables of calendar families, as the registry declares them: the days of `days`, the
- * months of `months` (by default the same family; a month-only fold for a coarser grain).
+ * months (quarters, years) of `months` (by default the same family; a month-only fold for a
+ * coarser grain).
  */
 export function calendarTables(days: FamilyName, months: FamilyName = days): CalendarTables {
   const day = family(days).tables
   const month = family(months).tables
   if (!('day' in day && day.day) || !('month' in month && month.month)) throw new Error(`rollup families ${days}/${months} keep no days/months`)
-  return { day: day.day, month: month.month }
+  return { day: day.day, month: month.month, quarter: month.quarter, year: month.year }
 }
 
 /**
@@ -64,44 +67,57 @@ export function rollupTables(filters: Partial<AnalyticsFilters>): { responses: C
 }
 
 /**
- * The rows of a rollup kept by day and by calendar month (migration 0008) that cover
- * `range`, as a subquery for FROM: whole months from the monthly table, the loose days at
- * either end from the daily one. `where` gives one part's conditions on alias `s`, for its
- * date column and sub-range; `columns` are columns both tables have. A year reads about
- * 30× fewer rows than by day.
+ * The rows of a rollup kept by day and by calendar month (migration 0008), and where the
+ * family keeps them by quarter and year (0022), that cover `range`, as a subquery for
+ * FROM: whole years, quarters and months from their tables, the loose days at either end
+ * from the daily one. `where` gives one part's conditions on alias `s`, for its date column
+ * and sub-range (first days of the units); `columns` are columns all the tables have. A
+ * year reads about 30x fewer rows than by day; by year, one row per key.
  *
- * A month the range covers only in part is read from the monthly table too when the
- * workspace has no response on its other days (the usual case at the end of a range
- * ending today, and at the start of the data): every fact (response, mention, citation)
- * lies on its response's day, so that month's row holds exactly the range's part of it.
- * The test is a subquery of the same statement (one snapshot) on the
- * small daily response totals; PostgreSQL evaluates it once and skips the branch it rules
- * out (a one-time filter), so only one of the two reads runs.
+ * A year (quarter, month) the range covers only in part is read from its own table too
+ * when the workspace has no response on its other days (the usual case at the end of a
+ * range ending today, and at the start of the data): every fact (response, mention,
+ * citation) lies on its response's day, so that row holds exactly the range's part of it.
+ * Else the part is covered by the next finer tier. The test is a subquery of the same
+ * statement (one snapshot) on the small daily response totals; PostgreSQL evaluates it
+ * once and skips the branch it rules out (a one-time filter), so only one of the two reads runs.
  */
 export function calendarRollupRows(
   tables: CalendarTables,
   columns: readonly string[],
   range: DateRange,
   workspaceId: string,
-  where: (dateColumn: 'day' | 'month', range: DateRange) => RawBuilder<SqlBool>,
+  where: (dateColumn: Bucket, range: DateRange) => RawBuilder<SqlBool>,
 ): RawBuilder<unknown> {
-  const { day: dailyTable, month: monthlyTable } = tables
   const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
-  const split = splitIntoMonths(range)
+  const tiers = (['year', 'quarter', 'month', 'day'] as const).filter((tier) => tier === 'day' || tables[tier] !== undefined)
   const parts: RawBuilder<unknown>[] = []
-  if (split.months) {
-    parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: split.months.first, end: split.months.last })}`)
+  const read = (tier: Bucket, units: DateRange, guards: readonly RawBuilder<SqlBool>[]) => {
+    const table = tier === 'day' ? tables.day : (tables[tier] as string)
+    parts.push(sql`select ${selected} from ${sql.table(table)} s where ${sql.join([where(tier, units), ...guards], sql` and `)}`)
   }
-  for (const days of split.days) {
-    const run = { start: days.start, end: days.end }
-    const monthEnd = addDays(nextMonth(days.month), -1)
-    const othersEmpty = sql<SqlBool>`not exists (select 1 from daily_response_totals t
-      where t.workspace_id = ${workspaceId} and t.day >= ${days.month}::date and t.day <= ${monthEnd}::date
-        and (t.day < ${run.start}::date or t.day > ${run.end}::date))`
-    parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: days.month, end: days.month })} and ${othersEmpty}`)
-    parts.push(sql`select ${selected} from ${sql.table(dailyTable)} s where ${where('day', run)} and not ${othersEmpty}`)
+  const emit = (cover: readonly CoverPart[], guards: readonly RawBuilder<SqlBool>[]) => {
+    for (const part of cover) {
+      if ('units' in part) {
+        read(part.tier, part.units, guards)
+        continue
+      }
+      const restEmpty = noResponses(workspaceId, part.rest)
+      read(part.tier, { start: part.unit, end: part.unit }, [...guards, restEmpty])
+      emit(part.finer, [...guards, sql<SqlBool>`not ${restEmpty}`])
+    }
   }
+  emit(coverRange(range, tiers), [])
   return sql`(${sql.join(parts, sql` union all `)})`
+}
+
+/** True when the workspace has no response on any day of these runs. */
+function noResponses(workspaceId: string, runs: readonly DateRange[]): RawBuilder<SqlBool> {
+  const tests = runs.map(
+    (run) => sql<SqlBool>`not exists (select 1 from daily_response_totals t
+        where t.workspace_id = ${workspaceId} and t.day >= ${run.start}::date and t.day <= ${run.end}::date)`,
+  )
+  return sql<SqlBool>`(${sql.join(tests, sql` and `)})`
 }
 
 /** The dashboard rollup rows (responses or brands) covering the filters; see calendarRollupRows. */
@@ -154,7 +170,7 @@ export function rangeOfDays(filters: Pick<AnalyticsFilters, 'range'>): RawBuilde
 export type ReadStrategy = 'auto' | 'facts'
 
 /** Date-range conditions on a rollup's `day` (or `month`) column, by alias. */
-export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>, dateColumn: 'day' | 'month' = 'day'): RawBuilder<SqlBool> {
+export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>, dateColumn: Bucket = 'day'): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
   return sql<SqlBool>`(${col('workspace_id')} = ${workspaceId} and ${col(dateColumn)} >= ${filters.range.start}::date and ${col(dateColumn)} <= ${filters.range.end}::date)`
 }

@@ -44,9 +44,9 @@ export function family(name: FamilyName): RollupFamily {
   return found
 }
 
-/** The table names of a family: daily then monthly, or its one table. */
+/** The table names of a family: daily, monthly, quarterly, yearly, or its one table. */
 export function familyTables(f: RollupFamily): string[] {
-  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, f.tables.month].filter((table) => table !== undefined)
+  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, f.tables.month, f.tables.quarter, f.tables.year].filter((table) => table !== undefined)
 }
 
 /** Every rollup table, in maintenance order. */

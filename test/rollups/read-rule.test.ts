@@ -49,7 +49,7 @@ describe('registry', () => {
     expect(() => defineFold({ ...base, source: family('domain-stats'), dimensions: ['domain'] })).toThrow('not a sum')
   })
 
-  it('keeps every rollup table of migrations 0003, 0005, 0007, 0008, 0018 and 0023, once', () => {
+  it('keeps every rollup table of migrations 0003, 0005, 0007, 0008, 0018, 0022 and 0023, once', () => {
     const migrated = [
       'daily_response_stats',
       'daily_mention_stats',
@@ -61,6 +61,8 @@ describe('registry', () => {
       'monthly_domain_stats',
       'daily_url_stats',
       'monthly_url_stats',
+      'quarterly_url_stats',
+      'yearly_url_stats',
       'daily_brand_domain_stats',
       'domain_prompt_days',
       'domain_provider_days',
