@@ -327,6 +327,10 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
 function chunk(word: string[], value: string[], pos: string[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
   const phrases: Phrase[] = []
   const n = word.length
+  // The sentence's first word is the one capitalised by position, even after markup or an
+  // emoji ("✅ *Sharp display at a lower price*", "**Excellent** templates").
+  let firstWord = 0
+  while (firstWord < n && !WORDLIKE.test(word[firstWord])) firstWord++
   let t = 0
   while (t < n) {
     if (forced && t === forced[0]) {
@@ -376,7 +380,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     for (let k = t; k <= last; k++) {
       const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && CAPITALISED.test(value[k]))
       if (proper) capitals++
-      if (proper && (k > 0 || NAME_LIKE.test(value[k]))) entity = true
+      if (proper && (k > firstWord || NAME_LIKE.test(value[k]))) entity = true
     }
     if (capitals >= 2) entity = true
     addPhrase(phrases, phraseOf, t, last, entity, POSSESSIVE.has(word[t]))
@@ -386,6 +390,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
 }
 
 const CAPITALISED = /^[\p{Lu}\p{N}]/u
+const WORDLIKE = /[\p{L}\p{N}]/u
 /** Shapes only names have: a capital after the first letter, a digit, or all capitals. */
 const NAME_LIKE = /^(?:.+\p{Lu}|.*\p{N}|\p{Lu}{2,}$)/u
 
@@ -734,7 +739,9 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       }
       next = owners
     } else if (named.length > 0) {
-      const bare = clause.hits === 0 && !clause.hasVerb && named.every((p) => phrases[p].hits === 0) && own.every((p) => phrases[p].role !== 'object')
+      // A phrase of the clause that carries words of its own ("seats with very good lining",
+      // "three wedges of bland potatoes") makes it a statement, not a bare list.
+      const bare = clause.hits === 0 && !clause.hasVerb && own.every((p) => phrases[p].hits === 0 && phrases[p].role !== 'object')
       if (bare && c + 1 < clauses.length && clauses[c + 1].kind !== 'foil') {
         // "Notion, Asana and Trello are great", "**ClickUp**: buggy": names listed
         // without a statement share the next one.

@@ -204,6 +204,20 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
   })
 
+  it('reads a verbless clause whose phrases carry words of their own as a statement, not a bare list', () => {
+    // "with very good lining" describes the seats; the clause is no list of names waiting for the next statement.
+    expect(alone('What a spectacular car, seats with very good lining, excellent tires.', 'lining')).toBe(1)
+    expect(alone('You get a salad, three wedges of bland potatoes, and a slice of pastisio.', 'potatoes')).toBe(-1)
+  })
+
+  it('reads the first word after markup or an emoji as capitalised by position, not as a name', () => {
+    // "Sharp" opens the line after "✅ *": an adjective here, so the line is about the item it sits under.
+    const [sentence] = scoreSentences('✅ *Sharp display at a lower price; great for general office work.*')
+    expect(describeStructure(sentence)).toContain('(sharp display):s ')
+    const answer = '### 1. **Kalotor 27Q**\n\n✅ *Sharp display at a lower price; great for general office work.*'
+    expect(alone(answer, 'Kalotor')).toBe(1)
+  })
+
   it('finds the structure without knowing the brands', () => {
     // Clauses [kind| …] with noun phrases (…):role+flags — s subject, E a name, S "its …".
     // "Notion" opens the sentence, so the text alone does not make it a name (it might be
