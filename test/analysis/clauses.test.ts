@@ -218,6 +218,13 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone(answer, 'Kalotor')).toBe(1)
   })
 
+  it('gives the part after "of" what is said of the subject it belongs to, and a quantifier\'s "of" phrase its place', () => {
+    expect(alone('The quality of their pizza is excellent, but the service is slow.', 'pizza')).toBe(1)
+    expect(alone('We ordered a lot, and some of the dishes were bland.', 'dishes')).toBe(-1)
+    // A measure on the object side is not judged by the predicate.
+    expect(alone('The service was slow and took ten minutes to bring a glass of water.', 'water')).toBe(0)
+  })
+
   it('finds the structure without knowing the brands', () => {
     // Clauses [kind| …] with noun phrases (…):role+flags — s subject, E a name, S "its …".
     // "Notion" opens the sentence, so the text alone does not make it a name (it might be
