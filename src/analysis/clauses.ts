@@ -172,13 +172,15 @@ export function namesSomething(sentence: ScoredSentence): boolean {
   const tokens = sentence.tokens
   if (!tokens) return false
   const s = structureOf(sentence, tokens)
+  // A section's title names nothing, even in title case ("**Key Features**:", "### Final
+  // Thoughts", where two capitals would otherwise make a name).
+  const title = s.word.filter((w) => WORDLIKE.test(w)).join(' ')
+  if (LEXICON.sections.has(title)) return false
   if (s.phrases.some((p) => p.entity)) return true
   // A heading or item is mostly a title: a capitalised first phrase is a name ("### Trello",
   // "**Notion**") unless the title is a section's ("### Pricing", "## Verdict").
   const first = s.phrases.find((p) => p.role === 'subject' && !p.anaphor && !p.person)
-  if (!first || !CAPITALISED.test(s.value[first.first])) return false
-  const title = s.word.filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' ')
-  return !LEXICON.sections.has(title)
+  return first !== undefined && CAPITALISED.test(s.value[first.first])
 }
 
 function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {

@@ -32,6 +32,12 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(s.Trello).toBeGreaterThan(0.05)
   })
 
+  it('reads a section title in title case as naming nothing, so the product above keeps its lines', () => {
+    // "**Key Features**:" has two capitals, which inside a sentence make a name.
+    const content = ['### 1. **Notion**', '', '* **Price**: $10', '* **Key Features**:', '', '  * Delightful editor', '  * Great for small teams'].join('\n')
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+  })
+
   it('tells "other options" titles from other headings', () => {
     for (const title of ['### Other options', '**Also consider:**', '### 🧠 Honorable Mentions', 'Alternatives:', 'Other Highly-Rated Options'])
       expect(isOthersTitle(title), title).toBe(true)
