@@ -463,7 +463,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
       else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
-      else if (COORDINATORS.has(w) && verbSeen && startsClause(pos, phraseOf, phrases, t + 1)) kind = 'main'
+      else if (COORDINATORS.has(w) && verbSeen && startsClause(word, pos, phraseOf, phrases, t + 1)) kind = 'main'
     }
     if (kind !== null) {
       current.last = t - 1
@@ -539,13 +539,15 @@ function antecedentOf(word: string[], phraseOf: Int32Array, t: number): number {
  * Whether a new predicate starts at `t`: a subject and verb ("…, and the service was
  * slow") or a verb of its own ("came across it by accident and enjoyed our meal").
  */
-function startsClause(pos: string[], phraseOf: Int32Array, phrases: Phrase[], t: number): boolean {
+function startsClause(word: string[], pos: string[], phraseOf: Int32Array, phrases: Phrase[], t: number): boolean {
   let k = t
   if (pos[k] === 'ADV') k++
   if (k < pos.length && pos[k] === 'VERB' && phraseOf[k] < 0) return true
   const p = phraseOf[t] ?? -1
   if (p < 0) return false
   k = phrases[p].last + 1
+  // "… and the attention of the staff was unique": the subject's "of" part comes first.
+  if (word[k] === 'of' && (phraseOf[k + 1] ?? -1) >= 0) k = phrases[phraseOf[k + 1]].last + 1
   if (pos[k] === 'ADV') k++
   return k < pos.length && VERBISH.has(pos[k])
 }

@@ -223,6 +223,8 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('We ordered a lot, and some of the dishes were bland.', 'dishes')).toBe(-1)
     // A measure on the object side is not judged by the predicate.
     expect(alone('The service was slow and took ten minutes to bring a glass of water.', 'water')).toBe(0)
+    // "and" before a subject with an "of" part opens a clause of its own.
+    expect(alone('We had a long dinner and none of the dishes impressed.', 'long dinner')).toBe(0)
   })
 
   it('finds the structure without knowing the brands', () => {
