@@ -765,6 +765,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   let lastMain = -1
   const pendingFoils: number[] = []
   const ownersOf: number[][] = []
+  /** the last clause with a subject had the writer or reader as it ("I love the decor but …") */
+  let writerSubject = false
 
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -788,6 +790,11 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       }
     }
     const subjects = own.filter((p) => phrases[p].role === 'subject')
+    const byWriter = subjects.length > 0 && subjects.every((p) => phrases[p].person)
+    // A clause without a subject shares the subject of the clause before it: after "I love
+    // the decor but", "would not recommend the communal tables" is the writer's again.
+    const writerAgain = subjects.length === 0 && clause.hasVerb && writerSubject
+    if (subjects.length > 0) writerSubject = byWriter
     // A pronoun continues the current subject, unless it is the target itself.
     const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || targets.has(p))
     let next: number[]
@@ -818,7 +825,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         next = named
         if (named.length > 1) independent = new Set(named)
       }
-    } else if ((subjects.length > 0 && subjects.every((p) => phrases[p].person)) || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
+    } else if (byWriter || writerAgain || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
       // "I loved their fajitas", "we enjoyed our meal", "Pick Slack over Teams": the
       // clause is about its objects ("I love it": about the current subject).
       // The writer or reader as an object ("the price I pay", "recommended to me") is not
@@ -826,7 +833,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       let objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
-      if (objects.length === 0 && subjects.length > 0) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && (byWriter || writerAgain)) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
       const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
       next = resolved.length > 0 ? resolved : owners
       if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)

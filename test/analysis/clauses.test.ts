@@ -227,6 +227,12 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('We had a long dinner and none of the dishes impressed.', 'long dinner')).toBe(0)
   })
 
+  it('gives a clause without a subject the writer as its subject when the clause before had the writer', () => {
+    // "would not recommend …" is the writer's again, about its own object: not the decor's.
+    expect(alone('I love the decor but would not recommend the communal tables.', 'decor')).toBe(1)
+    expect(alone('I love the decor but would not recommend the communal tables.', 'communal tables')).toBe(-1)
+  })
+
   it('finds the structure without knowing the brands', () => {
     // Clauses [kind| …] with noun phrases (…):role+flags — s subject, E a name, S "its …".
     // "Notion" opens the sentence, so the text alone does not make it a name (it might be
