@@ -799,6 +799,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || targets.has(p))
     let next: number[]
     let independent: ReadonlySet<number> = NONE
+    /** an existential clause: its phrases do not become the current subject */
+    let introduces = false
     if (clause.adjunct && named.length === 0) {
       if (owners.length === 0) {
         pendingAdjuncts.push(c)
@@ -825,6 +827,14 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         next = named
         if (named.length > 1) independent = new Set(named)
       }
+    } else if (subjects.length === 0 && carried.length === 0 && existential(s, clause) && own.some((p) => phrases[p].role === 'object')) {
+      // "There was a strange smell in my room", "there were problems with our
+      // reservation": what exists and where (or with what) it is are what the clause is about.
+      // They introduce things rather than a subject: a pronoun after them ("but this may be
+      // the best …") still continues the subject before.
+      const complement = own.findIndex((p) => phrases[p].role === 'object')
+      next = own.slice(complement).filter((p) => !phrases[p].person && !phrases[p].anaphor)
+      introduces = true
     } else if (byWriter || writerAgain || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
       // "I loved their fajitas", "we enjoyed our meal", "Pick Slack over Teams": the
       // clause is about its objects ("I love it": about the current subject).
@@ -852,9 +862,11 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     }
     if (next.length > 0) {
       ownersOf[c] = next
-      owners = next
-      const entities = next.filter(isEntity)
-      if (entities.length > 0) entityOwners = entities
+      if (!introduces) {
+        owners = next
+        const entities = next.filter(isEntity)
+        if (entities.length > 0) entityOwners = entities
+      }
       if (clause.kind !== 'resume') lastMain = c
       for (const early of pendingAdjuncts.splice(0)) events.push({ kind: 'own', c: early, owners: next, independent: NONE })
       if (pendingFoils.length > 0 && saysSomething(s, c)) for (const foil of pendingFoils.splice(0)) events.push({ kind: 'foil', foil, main: c })
@@ -864,6 +876,13 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   // ("For a quiet office, choose Bose").
   for (const early of pendingAdjuncts) events.push({ kind: 'own', c: early, owners: carried, independent: NONE })
   return { events }
+}
+
+/** "there is/was/are …" at the start of a clause (after an adverb or conjunction at most). */
+function existential(s: Structure, clause: Clause): boolean {
+  let t = clause.first
+  if (t <= clause.last && s.phraseOf[t] < 0 && (s.word[t] === 'and' || s.word[t] === 'but' || s.word[t] === 'so')) t++
+  return t + 1 <= clause.last && s.word[t] === 'there' && COPULA.has(s.word[t + 1])
 }
 
 function antecedentBefore(s: Structure, clause: Clause): number {

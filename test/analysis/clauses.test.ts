@@ -233,6 +233,12 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('I love the decor but would not recommend the communal tables.', 'communal tables')).toBe(-1)
   })
 
+  it('reads "there was X in Y" as about X and where it is, without making them the subject', () => {
+    expect(alone('The room was fine, but there was a strange smell in the bathroom.', 'bathroom')).toBe(-1)
+    // A pronoun after it still continues the subject before.
+    expect(alone('Kalotor is fast; there is an awful wait at launch, but it is the best.', 'launch')).toBe(-1)
+  })
+
   it('finds the structure without knowing the brands', () => {
     // Clauses [kind| …] with noun phrases (…):role+flags — s subject, E a name, S "its …".
     // "Notion" opens the sentence, so the text alone does not make it a name (it might be
