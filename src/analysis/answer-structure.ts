@@ -119,10 +119,15 @@ function titleOf(text: string): string {
  * last words from the lexicon's `others`).
  */
 export function isOthersTitle(text: string): boolean {
+  // Most lines are not titles: look at the first word before cleaning the whole text.
+  const first = FIRST_WORD.exec(text)?.[0].toLowerCase()
+  if (first === undefined || !LEXICON.others.first.has(first)) return false
   const words = titleOf(text).split(/\s+/)
   if (words.length > 6 || words[0] === '') return false
   return LEXICON.others.first.has(words[0]) && LEXICON.others.last.has(words[words.length - 1])
 }
+
+const FIRST_WORD = /[\p{L}][\p{L}-]*/u
 
 /** The label a sentence opens with ("Other Options: Molten BG4500: …" → "Other Options"), if any. */
 const LEADING_LABEL = /^[^:：.!?]{1,50}(?=[:：])/
