@@ -132,12 +132,16 @@ const FIRST_WORD = /[\p{L}][\p{L}-]*/u
 /** The label a sentence opens with ("Other Options: Molten BG4500: …" → "Other Options"), if any. */
 const LEADING_LABEL = /^[^:：.!?]{1,50}(?=[:：])/
 
-/** Whether a sentence opens an "other options" section inside a line, or closes one (a generic section title). */
-function inlineSection(text: string): 'open' | 'close' | null {
+/**
+ * Whether the "other options" section inside a line is open after this sentence: it opens at
+ * a sentence starting with such a title and closes at one starting with a generic section
+ * title. (The closing check runs only while a section is open: most lines have none.)
+ */
+function inlineSection(text: string, open: boolean): boolean {
   const label = LEADING_LABEL.exec(text)?.[0]
-  if (label === undefined) return null
-  if (isOthersTitle(label)) return 'open'
-  return LEXICON.sections.has(titleOf(label)) ? 'close' : null
+  if (label === undefined) return open
+  if (isOthersTitle(label)) return true
+  return open && !LEXICON.sections.has(titleOf(label))
 }
 
 function indent(spaces: string): number {
@@ -173,8 +177,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     // generic section title ("Factors to Consider:").
     let inlineOthers = false
     for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
-      const section = inlineSection(sentences[k].text)
-      if (section !== null) inlineOthers = section === 'open'
+      inlineOthers = inlineSection(sentences[k].text, inlineOthers)
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
       out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k])
