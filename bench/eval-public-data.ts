@@ -165,6 +165,8 @@ interface AnswerItem extends Scored {
   set: string
   queryId: string
   model: string
+  /** which of the query's runs (with set, queryId and model: the answer, for bench/eval-changes.ts) */
+  run: number
   brand: string
   score: number | null
   baselineScore: number | null
@@ -205,6 +207,7 @@ function evaluateAnswers(file: string): AnswerItem[] {
           set,
           queryId: row.queryId,
           model: row.model,
+          run: row.run,
           brand: name,
           gold: recommended.has(fold(name)) ? '+' : '0',
           score,

@@ -14,7 +14,10 @@ export interface SentenceLayout {
   leads: number[]
   /** inside a "Pros:" or "Cons:" list */
   weight: BlockWeight
-  /** a bare spec listing: neutral whatever its words */
+  /**
+   * neutral whatever its words: a bare spec listing, or a line of an "other options"
+   * section (a listing of what the answer does not pick)
+   */
   spec: boolean
   /** a "Pros:"/"Cons:" label itself: it names a list, it does not judge */
   label: boolean
@@ -31,6 +34,8 @@ interface Line {
   label: BlockWeight
   /** a label followed by its items on the same line ("**Cons:** heavy, loud") */
   inlineLabel: BlockWeight
+  /** "### Other options", "**Also consider:**": the lines under it (deeper than it) are a listing */
+  others: boolean
   blank: boolean
 }
 
@@ -44,12 +49,7 @@ const QUOTE = /^[ \t]*(?:>[ \t]*)+/
 const LABEL_NOISE = /[*_#>`~[\]()]|\p{Extended_Pictographic}|\uFE0F/gu
 
 function labelOf(text: string): BlockWeight {
-  const label = text
-    .replace(LABEL_NOISE, '')
-    .trim()
-    .replace(/[:：]$/, '')
-    .trim()
-    .toLowerCase()
+  const label = titleOf(text)
   if (LEXICON.blocks.pros.has(label)) return 'pros'
   if (LEXICON.blocks.cons.has(label)) return 'cons'
   return null
@@ -64,7 +64,7 @@ function readLines(content: string): Line[] {
     const start = m.index
     const end = start + raw.length
     const text = raw.replace(QUOTE, '')
-    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, blank: !/\S/.test(text) }
+    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, others: false, blank: !/\S/.test(text) }
     let body = text
     const heading = HEADING.exec(text)
     const numbered = NUMBERED.exec(text)
@@ -97,9 +97,51 @@ function readLines(content: string): Line[] {
       const colon = /^([^:：]{1,40})[:：]/.exec(body)
       if (colon) line.inlineLabel = labelOf(colon[1])
     }
+    line.others = isOthersTitle(body) || isOthersTitle(BOLD_LEAD.exec(body)?.[0] ?? '')
     lines.push(line)
   }
   return lines
+}
+
+/** Title text of a label or heading: markup, emoji and a trailing colon stripped, lower-cased. */
+function titleOf(text: string): string {
+  return text
+    .replace(LABEL_NOISE, '')
+    .trim()
+    .replace(/[:：]$/, '')
+    .trim()
+    .toLowerCase()
+}
+
+/**
+ * "Other options", "Also consider", "Honorable Mentions", "Other Highly-Rated Options",
+ * "Alternatives": the title of a section listing what the answer does not pick (first and
+ * last words from the lexicon's `others`).
+ */
+export function isOthersTitle(text: string): boolean {
+  // Most lines are not titles: look at the first word before cleaning the whole text.
+  const first = FIRST_WORD.exec(text)?.[0].toLowerCase()
+  if (first === undefined || !LEXICON.others.first.has(first)) return false
+  const words = titleOf(text).split(/\s+/)
+  if (words.length > 6 || words[0] === '') return false
+  return LEXICON.others.first.has(words[0]) && LEXICON.others.last.has(words[words.length - 1])
+}
+
+const FIRST_WORD = /[\p{L}][\p{L}-]*/u
+
+/** The label a sentence opens with ("Other Options: Molten BG4500: …" → "Other Options"), if any. */
+const LEADING_LABEL = /^[^:：.!?]{1,50}(?=[:：])/
+
+/**
+ * Whether the "other options" section inside a line is open after this sentence: it opens at
+ * a sentence starting with such a title and closes at one starting with a generic section
+ * title. (The closing check runs only while a section is open: most lines have none.)
+ */
+function inlineSection(text: string, open: boolean): boolean {
+  const label = LEADING_LABEL.exec(text)?.[0]
+  if (label === undefined) return open
+  if (isOthersTitle(label)) return true
+  return open && !LEXICON.sections.has(titleOf(label))
 }
 
 function indent(spaces: string): number {
@@ -118,20 +160,30 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
+  /** rank of the "other options" title whose section is open (lines deeper than it are in it) */
+  let othersRank: number | null = null
   let s = 0
   for (const line of lines) {
     if (line.blank) continue
+    if (othersRank !== null && line.rank <= othersRank) othersRank = null
+    const inOthers = othersRank !== null || line.others
     if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
     while (s < sentences.length && sentences[s].end <= line.start) s++
     const first = s
     const enclosing = stack.map((b) => b.sentence).filter((i) => i >= 0)
     const weight = [...stack].reverse().find((b) => b.label !== null)?.label ?? null
+    // Answers whose line breaks were lost (Google AI Mode: "… Other Options: Molten BG4500:
+    // FIBA approved …") open the section inside the line; it runs to the line's end or to a
+    // generic section title ("Factors to Consider:").
+    let inlineOthers = false
     for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
+      inlineOthers = inlineSection(sentences[k].text, inlineOthers)
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec = isSpecListing(sentences[k])
+      out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k])
       out[k].label = line.label !== null
     }
+    if (line.others) othersRank = line.rank
     const leadSentence = first < sentences.length && sentences[first].start < line.end ? first : -1
     if (line.label && line.rank > 6) {
       // A label sits inside the block it is in (its items belong to that block's owner)

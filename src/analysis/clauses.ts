@@ -29,6 +29,8 @@ interface Phrase {
   possessed: boolean
   /** after a copula: "X is a great choice" — the same thing as the subject */
   complement: boolean
+  /** "the quality of the food": the phrase "of" hangs this one on (-1: none); it shares that phrase's fate */
+  head: number
   /** sentiment of the words inside the phrase ("great food") */
   sum: number
   hits: number
@@ -170,13 +172,15 @@ export function namesSomething(sentence: ScoredSentence): boolean {
   const tokens = sentence.tokens
   if (!tokens) return false
   const s = structureOf(sentence, tokens)
+  // A section's title names nothing, even in title case ("**Key Features**:", "### Final
+  // Thoughts", where two capitals would otherwise make a name).
+  const title = s.word.filter((w) => WORDLIKE.test(w)).join(' ')
+  if (LEXICON.sections.has(title)) return false
   if (s.phrases.some((p) => p.entity)) return true
   // A heading or item is mostly a title: a capitalised first phrase is a name ("### Trello",
   // "**Notion**") unless the title is a section's ("### Pricing", "## Verdict").
   const first = s.phrases.find((p) => p.role === 'subject' && !p.anaphor && !p.person)
-  if (!first || !CAPITALISED.test(s.value[first.first])) return false
-  const title = s.word.filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' ')
-  return !LEXICON.sections.has(title)
+  return first !== undefined && CAPITALISED.test(s.value[first.first])
 }
 
 function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {
@@ -320,6 +324,14 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
     }
     assignRoles(clause, phrases, word, pos, phraseOf)
   }
+  // "the quality of the food", "a lot of features": the phrase after "of" is part of the one
+  // before it, in the same clause, so what is said of the whole is said of it.
+  for (const phrase of phrases) {
+    const t = phrase.first
+    if (t < 2 || word[t - 1] !== 'of') continue
+    const head = phraseOf[t - 2]
+    if (head >= 0 && phrases[head].clause === phrase.clause) phrase.head = head
+  }
   return { word, value, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
 }
 
@@ -327,6 +339,10 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
 function chunk(word: string[], value: string[], pos: string[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
   const phrases: Phrase[] = []
   const n = word.length
+  // The sentence's first word is the one capitalised by position, even after markup or an
+  // emoji ("✅ *Sharp display at a lower price*", "**Excellent** templates").
+  let firstWord = 0
+  while (firstWord < n && !WORDLIKE.test(word[firstWord])) firstWord++
   let t = 0
   while (t < n) {
     if (forced && t === forced[0]) {
@@ -376,7 +392,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     for (let k = t; k <= last; k++) {
       const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && CAPITALISED.test(value[k]))
       if (proper) capitals++
-      if (proper && (k > 0 || NAME_LIKE.test(value[k]))) entity = true
+      if (proper && (k > firstWord || NAME_LIKE.test(value[k]))) entity = true
     }
     if (capitals >= 2) entity = true
     addPhrase(phrases, phraseOf, t, last, entity, POSSESSIVE.has(word[t]))
@@ -386,11 +402,34 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
 }
 
 const CAPITALISED = /^[\p{Lu}\p{N}]/u
+const WORDLIKE = /[\p{L}\p{N}]/u
+/** Words that stand for a part of the phrase after their "of" ("some of the keys", "none of the dishes"). */
+const QUANTIFIER = new Set([
+  'some',
+  'none',
+  'one',
+  'most',
+  'many',
+  'few',
+  'all',
+  'each',
+  'any',
+  'several',
+  'both',
+  'either',
+  'neither',
+  'half',
+  'much',
+  'more',
+  'less',
+  'two',
+  'three',
+])
 /** Shapes only names have: a capital after the first letter, a digit, or all capitals. */
 const NAME_LIKE = /^(?:.+\p{Lu}|.*\p{N}|\p{Lu}{2,}$)/u
 
 function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last: number, entity: boolean, possessed: boolean): Phrase {
-  const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, sum: 0, hits: 0 }
+  const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, head: -1, sum: 0, hits: 0 }
   const index = phrases.length
   phrases.push(phrase)
   for (let k = first; k <= last; k++) phraseOf[k] = index
@@ -424,7 +463,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
       else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
-      else if (COORDINATORS.has(w) && verbSeen && startsClause(pos, phraseOf, phrases, t + 1)) kind = 'main'
+      else if (COORDINATORS.has(w) && verbSeen && startsClause(word, pos, phraseOf, phrases, t + 1)) kind = 'main'
     }
     if (kind !== null) {
       current.last = t - 1
@@ -500,13 +539,15 @@ function antecedentOf(word: string[], phraseOf: Int32Array, t: number): number {
  * Whether a new predicate starts at `t`: a subject and verb ("…, and the service was
  * slow") or a verb of its own ("came across it by accident and enjoyed our meal").
  */
-function startsClause(pos: string[], phraseOf: Int32Array, phrases: Phrase[], t: number): boolean {
+function startsClause(word: string[], pos: string[], phraseOf: Int32Array, phrases: Phrase[], t: number): boolean {
   let k = t
   if (pos[k] === 'ADV') k++
   if (k < pos.length && pos[k] === 'VERB' && phraseOf[k] < 0) return true
   const p = phraseOf[t] ?? -1
   if (p < 0) return false
   k = phrases[p].last + 1
+  // "… and the attention of the staff was unique": the subject's "of" part comes first.
+  if (word[k] === 'of' && (phraseOf[k + 1] ?? -1) >= 0) k = phrases[phraseOf[k + 1]].last + 1
   if (pos[k] === 'ADV') k++
   return k < pos.length && VERBISH.has(pos[k])
 }
@@ -524,7 +565,10 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
   for (const p of clause.phrases) {
     const phrase = phrases[p]
     const before = phrase.first - 1
-    const afterPreposition = before >= clause.first && pos[before] === 'ADP'
+    // "some of the keys did not work", "one of the waiters noticed": the phrase after a
+    // quantifier's "of" plays the quantifier's part in the clause.
+    const quantified = before > clause.first && word[before] === 'of' && phraseOf[before - 1] < 0 && QUANTIFIER.has(word[before - 1])
+    const afterPreposition = before >= clause.first && pos[before] === 'ADP' && !quantified
     if (afterPreposition) phrase.role = 'oblique'
     else if (verb >= 0 && phrase.first > verb) {
       phrase.role = 'object'
@@ -566,11 +610,26 @@ const NONE: ReadonlySet<number> = new Set()
  * Sum and count of the sentiment words that speak about the target phrases (or, with
  * `topic`, about the implicit subject the sentence continues).
  */
+/**
+ * The targets and the subjects they hang on by "of": "the quality of X is great" is said of
+ * X. Only subjects: an object or prepositional phrase with an "of" part is most often a
+ * measure ("a glass of water", "the rest of the dinner") that the predicate does not judge
+ * (tuning part: with objects and obliques too, MAMS gained 9 and lost 7 items).
+ */
+function withHeads(s: Structure, targets: ReadonlySet<number>): ReadonlySet<number> {
+  let out: Set<number> | null = null
+  for (const p of targets) {
+    for (let h = s.phrases[p].head; h >= 0 && !targets.has(h) && !out?.has(h) && s.phrases[h].role === 'subject'; h = s.phrases[h].head) (out ??= new Set(targets)).add(h)
+  }
+  return out ?? targets
+}
+
 function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean, name = false): Tally {
   // The walk does not depend on the target, except when the target is itself a pronoun
   // ("It is good" with "It" as the target): then it gets a walk of its own.
   // The same when the target is a capitalised word the structure did not count as a name
   // (a brand at the start of a sentence): the configured brand is a name.
+  targets = withHeads(s, targets)
   let own = false
   for (const p of targets) {
     const phrase = s.phrases[p]
@@ -643,6 +702,12 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
             hits += subject.hits
           }
         }
+        // "a salad of bland potatoes": the part after "of" keeps its own words too.
+        for (const q of clause.phrases) {
+          if (q === p || !targets.has(q) || phrases[q].head < 0) continue
+          sum += phrases[q].sum
+          hits += phrases[q].hits
+        }
         contributions.push({ c: e.c, sum, hits, shift: clause.shift })
         done[e.c] = 1
         break
@@ -700,6 +765,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   let lastMain = -1
   const pendingFoils: number[] = []
   const ownersOf: number[][] = []
+  /** the last clause with a subject had the writer or reader as it ("I love the decor but …") */
+  let writerSubject = false
 
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -723,10 +790,17 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       }
     }
     const subjects = own.filter((p) => phrases[p].role === 'subject')
+    const byWriter = subjects.length > 0 && subjects.every((p) => phrases[p].person)
+    // A clause without a subject shares the subject of the clause before it: after "I love
+    // the decor but", "would not recommend the communal tables" is the writer's again.
+    const writerAgain = subjects.length === 0 && clause.hasVerb && writerSubject
+    if (subjects.length > 0) writerSubject = byWriter
     // A pronoun continues the current subject, unless it is the target itself.
     const named = subjects.filter((p) => (!phrases[p].anaphor && !phrases[p].person) || targets.has(p))
     let next: number[]
     let independent: ReadonlySet<number> = NONE
+    /** an existential clause: its phrases do not become the current subject */
+    let introduces = false
     if (clause.adjunct && named.length === 0) {
       if (owners.length === 0) {
         pendingAdjuncts.push(c)
@@ -734,7 +808,9 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       }
       next = owners
     } else if (named.length > 0) {
-      const bare = clause.hits === 0 && !clause.hasVerb && named.every((p) => phrases[p].hits === 0) && own.every((p) => phrases[p].role !== 'object')
+      // A phrase of the clause that carries words of its own ("seats with very good lining",
+      // "three wedges of bland potatoes") makes it a statement, not a bare list.
+      const bare = clause.hits === 0 && !clause.hasVerb && own.every((p) => phrases[p].hits === 0 && phrases[p].role !== 'object')
       if (bare && c + 1 < clauses.length && clauses[c + 1].kind !== 'foil') {
         // "Notion, Asana and Trello are great", "**ClickUp**: buggy": names listed
         // without a statement share the next one.
@@ -751,7 +827,15 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         next = named
         if (named.length > 1) independent = new Set(named)
       }
-    } else if ((subjects.length > 0 && subjects.every((p) => phrases[p].person)) || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
+    } else if (subjects.length === 0 && carried.length === 0 && existential(s, clause) && own.some((p) => phrases[p].role === 'object')) {
+      // "There was a strange smell in my room", "there were problems with our
+      // reservation": what exists and where (or with what) it is are what the clause is about.
+      // They introduce things rather than a subject: a pronoun after them ("but this may be
+      // the best …") still continues the subject before.
+      const complement = own.findIndex((p) => phrases[p].role === 'object')
+      next = own.slice(complement).filter((p) => !phrases[p].person && !phrases[p].anaphor)
+      introduces = true
+    } else if (byWriter || writerAgain || (subjects.length === 0 && owners.length === 0 && clause.hasVerb)) {
       // "I loved their fajitas", "we enjoyed our meal", "Pick Slack over Teams": the
       // clause is about its objects ("I love it": about the current subject).
       // The writer or reader as an object ("the price I pay", "recommended to me") is not
@@ -759,7 +843,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       let objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
-      if (objects.length === 0 && subjects.length > 0) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && (byWriter || writerAgain)) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
       const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
       next = resolved.length > 0 ? resolved : owners
       if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
@@ -778,9 +862,11 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     }
     if (next.length > 0) {
       ownersOf[c] = next
-      owners = next
-      const entities = next.filter(isEntity)
-      if (entities.length > 0) entityOwners = entities
+      if (!introduces) {
+        owners = next
+        const entities = next.filter(isEntity)
+        if (entities.length > 0) entityOwners = entities
+      }
       if (clause.kind !== 'resume') lastMain = c
       for (const early of pendingAdjuncts.splice(0)) events.push({ kind: 'own', c: early, owners: next, independent: NONE })
       if (pendingFoils.length > 0 && saysSomething(s, c)) for (const foil of pendingFoils.splice(0)) events.push({ kind: 'foil', foil, main: c })
@@ -790,6 +876,13 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   // ("For a quiet office, choose Bose").
   for (const early of pendingAdjuncts) events.push({ kind: 'own', c: early, owners: carried, independent: NONE })
   return { events }
+}
+
+/** "there is/was/are …" at the start of a clause (after an adverb or conjunction at most). */
+function existential(s: Structure, clause: Clause): boolean {
+  let t = clause.first
+  if (t <= clause.last && s.phraseOf[t] < 0 && (s.word[t] === 'and' || s.word[t] === 'but' || s.word[t] === 'so')) t++
+  return t + 1 <= clause.last && s.word[t] === 'there' && COPULA.has(s.word[t + 1])
 }
 
 function antecedentBefore(s: Structure, clause: Clause): number {

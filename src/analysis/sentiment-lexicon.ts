@@ -11,6 +11,7 @@ interface LexiconFile {
   excess: { score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
   sections: { titles: string[]; reason: string }
+  others: { first: string[]; last: string[]; reason: string }
 }
 
 export interface SentimentLexicon {
@@ -26,6 +27,8 @@ export interface SentimentLexicon {
   blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
   /** heading titles that name a section, not a product (lower-cased) */
   sections: ReadonlySet<string>
+  /** an "other options" section title: its first word is one of `first` and its last one of `last` */
+  others: { first: ReadonlySet<string>; last: ReadonlySet<string> }
 }
 
 /** Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1]). */
@@ -53,6 +56,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
       consScore: raw.blocks.cons.score,
     },
     sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
+    others: { first: new Set(raw.others?.first ?? []), last: new Set(raw.others?.last ?? []) },
   }
 }
 

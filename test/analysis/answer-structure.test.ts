@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { analyzeResponse } from '../../src/analysis/analyze-response.js'
-import { isSpecListing, layoutOf } from '../../src/analysis/answer-structure.js'
+import { isOthersTitle, isSpecListing, layoutOf } from '../../src/analysis/answer-structure.js'
 import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
 import { scoreSentences } from '../../src/analysis/sentiment.js'
 import { loadSentimentLexicon, LEXICON } from '../../src/analysis/sentiment-lexicon.js'
@@ -11,6 +11,39 @@ const matcher = compileBrandMatcher(brands)
 const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
 
 describe('answer layout: a lead naming a brand owns its body', () => {
+  it('reads an "other options" section as a listing: neutral, whatever its one-line blurbs say', () => {
+    const content = ['### 1. **Notion**', '- Excellent templates', '', '### Other options', '- **Asana**: excellent for tasks', '- **Trello**: delightful boards'].join('\n')
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBe(0)
+    expect(s.Trello).toBe(0)
+    // The section ends at the next line at its level or above.
+    expect(sentiments(['**Also consider:**', '- Asana is excellent.', '', '## Verdict', 'Trello is excellent.'].join('\n'))).toEqual({ Asana: 0, Trello: expect.any(Number) })
+    expect(sentiments(['**Also consider:**', '- Asana is excellent.', '', '## Verdict', 'Trello is excellent.'].join('\n')).Trello).toBeGreaterThan(0.05)
+  })
+
+  it('finds an "other options" section inside a line whose breaks were lost, up to a generic section title', () => {
+    // Shape of Google AI Mode answers (AI Product Bench): labels and items run on in one line.
+    const content =
+      'Top Picks: Notion: excellent templates and a delightful editor. Other Highly-Rated Options: Asana: excellent for tasks. Factors to Consider: Price: Trello is excellent for small teams.'
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBe(0)
+    expect(s.Trello).toBeGreaterThan(0.05)
+  })
+
+  it('reads a section title in title case as naming nothing, so the product above keeps its lines', () => {
+    // "**Key Features**:" has two capitals, which inside a sentence make a name.
+    const content = ['### 1. **Notion**', '', '* **Price**: $10', '* **Key Features**:', '', '  * Delightful editor', '  * Great for small teams'].join('\n')
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+  })
+
+  it('tells "other options" titles from other headings', () => {
+    for (const title of ['### Other options', '**Also consider:**', '### 🧠 Honorable Mentions', 'Alternatives:', 'Other Highly-Rated Options'])
+      expect(isOthersTitle(title), title).toBe(true)
+    for (const title of ['### Other features', '**Additional tips:**', '### Notion', 'Alternatively, pick Asana']) expect(isOthersTitle(title), title).toBe(false)
+  })
+
   it('gives a numbered item the bullets under it, up to the next item', () => {
     const content = ['## Picks', '', '1. **Notion**', '   - Excellent templates', '   - Delightful editor', '2. **Asana**', '   - Clunky and slow'].join('\n')
     const s = sentiments(content)

@@ -204,6 +204,41 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
   })
 
+  it('reads a verbless clause whose phrases carry words of their own as a statement, not a bare list', () => {
+    // "with very good lining" describes the seats; the clause is no list of names waiting for the next statement.
+    expect(alone('What a spectacular car, seats with very good lining, excellent tires.', 'lining')).toBe(1)
+    expect(alone('You get a salad, three wedges of bland potatoes, and a slice of pastisio.', 'potatoes')).toBe(-1)
+  })
+
+  it('reads the first word after markup or an emoji as capitalised by position, not as a name', () => {
+    // "Sharp" opens the line after "✅ *": an adjective here, so the line is about the item it sits under.
+    const [sentence] = scoreSentences('✅ *Sharp display at a lower price; great for general office work.*')
+    expect(describeStructure(sentence)).toContain('(sharp display):s ')
+    const answer = '### 1. **Kalotor 27Q**\n\n✅ *Sharp display at a lower price; great for general office work.*'
+    expect(alone(answer, 'Kalotor')).toBe(1)
+  })
+
+  it('gives the part after "of" what is said of the subject it belongs to, and a quantifier\'s "of" phrase its place', () => {
+    expect(alone('The quality of their pizza is excellent, but the service is slow.', 'pizza')).toBe(1)
+    expect(alone('We ordered a lot, and some of the dishes were bland.', 'dishes')).toBe(-1)
+    // A measure on the object side is not judged by the predicate.
+    expect(alone('The service was slow and took ten minutes to bring a glass of water.', 'water')).toBe(0)
+    // "and" before a subject with an "of" part opens a clause of its own.
+    expect(alone('We had a long dinner and none of the dishes impressed.', 'long dinner')).toBe(0)
+  })
+
+  it('gives a clause without a subject the writer as its subject when the clause before had the writer', () => {
+    // "would not recommend …" is the writer's again, about its own object: not the decor's.
+    expect(alone('I love the decor but would not recommend the communal tables.', 'decor')).toBe(1)
+    expect(alone('I love the decor but would not recommend the communal tables.', 'communal tables')).toBe(-1)
+  })
+
+  it('reads "there was X in Y" as about X and where it is, without making them the subject', () => {
+    expect(alone('The room was fine, but there was a strange smell in the bathroom.', 'bathroom')).toBe(-1)
+    // A pronoun after it still continues the subject before.
+    expect(alone('Kalotor is fast; there is an awful wait at launch, but it is the best.', 'launch')).toBe(-1)
+  })
+
   it('finds the structure without knowing the brands', () => {
     // Clauses [kind| …] with noun phrases (…):role+flags — s subject, E a name, S "its …".
     // "Notion" opens the sentence, so the text alone does not make it a name (it might be
