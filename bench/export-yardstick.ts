@@ -18,7 +18,10 @@ export function yardstickCopySql(workspaceId: string, from: string, to: string):
 /** Runs the yardstick COPY through psql and counts its bytes: seconds and bytes. */
 export function runYardstickCopy(databaseUrl: string, copySql: string): { seconds: number; bytes: number } {
   const started = performance.now()
-  const copy = spawnSync('bash', ['-c', `psql "${databaseUrl}" -X -qAt -c "${copySql.replace(/\s+/g, ' ').replace(/"/g, '\\"')}" | wc -c`], { encoding: 'utf8', maxBuffer: 1e6 })
+  const copy = spawnSync('bash', ['-c', `set -o pipefail; psql "${databaseUrl}" -X -qAt -v ON_ERROR_STOP=1 -c "${copySql.replace(/\s+/g, ' ').replace(/"/g, '\\"')}" | wc -c`], {
+    encoding: 'utf8',
+    maxBuffer: 1e6,
+  })
   const seconds = (performance.now() - started) / 1000
   if (copy.status !== 0) throw new Error(`yardstick COPY failed: ${copy.stderr}`)
   return { seconds, bytes: Number(copy.stdout.trim()) }

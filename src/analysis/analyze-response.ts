@@ -26,7 +26,8 @@ export function analyzeResponse(input: { content: string; citations?: CitationIn
   const sentences = blank ? [] : scoreSentences(content)
 
   const matches = matcher.match(content, urlSpans)
-  const sentiments = blank ? null : brandSentiments(matches, sentences, layoutOf(content, sentences))
+  // No brand named: no brand sentiment to find, so neither the layout nor any structure.
+  const sentiments = blank || matches.length === 0 ? null : brandSentiments(matches, sentences, layoutOf(content, sentences))
   const mentions = mentionsFromMatches(matches).map((m) => ({
     brandId: m.brandId,
     occurrences: m.occurrences,

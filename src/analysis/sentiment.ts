@@ -94,9 +94,10 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   const its = winkNlp.its
   lastHits = []
   const doc = winkNlp.readDoc(line)
-  let values = doc.tokens().out(its.value) as string[]
-  let negated = doc.tokens().out(its.negationFlag) as unknown as boolean[]
-  let pos = doc.tokens().out(its.pos) as string[]
+  const docTokens = doc.tokens()
+  let values = docTokens.out(its.value) as string[]
+  let negated = docTokens.out(its.negationFlag) as unknown as boolean[]
+  let pos = docTokens.out(its.pos) as string[]
   let spans = doc.sentences().out(its.span) as unknown as [number, number][]
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
@@ -140,13 +141,16 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   // leaves neutral.
   const tokenScore = new Array<number>(values.length).fill(0)
   for (const [first, , score] of hits) tokenScore[first] = score
-  const words = values.map((v) => v.toLowerCase())
+  const words = new Array<string>(values.length)
+  const info = new Array<WordInfo>(values.length)
   for (let i = 0; i < words.length; i++) {
-    if (LEXICON.neutral.has(words[i])) tokenScore[i] = 0
-    else if (tokenScore[i] === 0) tokenScore[i] = LEXICON.scores.get(words[i]) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(words[i]) ?? 0)
+    const word = (info[i] = wordInfo(values[i]))
+    words[i] = word.lower
+    if (word.neutral) tokenScore[i] = 0
+    else if (tokenScore[i] === 0) tokenScore[i] = word.fallback
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
-    if (i > 0 && words[i - 1] === 'too' && /^\p{L}/u.test(words[i]) && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
+    if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
     // wink tags a capitalised word at the start of a fragment as a proper noun
     // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
     // adjective.
@@ -180,9 +184,9 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // procedures are slow") ends the scope.
     let cueAt = -1
     for (let t = startToken; t <= endToken; t++) {
-      const word = words[t]
-      if (isScopeBreak(word)) cueAt = -1
-      else if (isNegationCue(word)) cueAt = t
+      const scope = info[t].scope
+      if (scope === SCOPE_BREAK) cueAt = -1
+      else if (scope === NEGATION_CUE) cueAt = t
       if (tokenScore[t] !== 0 && (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
@@ -194,6 +198,46 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
+}
+
+const SCOPE_BREAK = 1
+const NEGATION_CUE = 2
+
+/** What the lexicons say of a token's word, looked up once per distinct token text (see wordInfo). */
+interface WordInfo {
+  /** the token's text lower-cased: the word the lexicons list */
+  lower: string
+  /** listed as neutral in the domain lexicon: scores nothing whatever wink says */
+  neutral: boolean
+  /** the domain lexicon's score (or a comparative verb's) where wink has none; 0 if neither */
+  fallback: number
+  /** starts with a letter ("too <word>") */
+  letter: boolean
+  /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE), or neither (0) */
+  scope: number
+}
+
+// Every token of every line was lower-cased and asked the same five sets and maps; answers
+// reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
+// as wink returns it (strings from its vocabulary, so their hashes are already computed).
+// Bounded: cleared when full.
+const wordInfos = new Map<string, WordInfo>()
+const WORD_INFO_LIMIT = 50_000
+function wordInfo(value: string): WordInfo {
+  let info = wordInfos.get(value)
+  if (info === undefined) {
+    if (wordInfos.size >= WORD_INFO_LIMIT) wordInfos.clear()
+    const word = value.toLowerCase()
+    info = {
+      lower: word,
+      neutral: LEXICON.neutral.has(word),
+      fallback: LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
+      letter: /^\p{L}/u.test(word),
+      scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : 0,
+    }
+    wordInfos.set(value, info)
+  }
+  return info
 }
 
 // wink's score of a word on its own (for an adjective wink masks inside a set phrase);

@@ -57,19 +57,6 @@ export function previousRange(range: DateRange): DateRange {
   return { start: addDays(range.start, -days), end: addDays(range.start, -1) }
 }
 
-export interface MonthSplit {
-  /** first days (YYYY-MM-01) of the first and last whole calendar month inside the range, if any */
-  months: { first: string; last: string } | null
-  /**
-   * The days outside those months, as runs that never cross a month boundary (at most
-   * two before the whole months and two after, or two for a range with none), each with
-   * the first day of its month.
-   */
-  days: (DateRange & { month: string })[]
-}
-
-const monthOf = (day: string) => `${day.slice(0, 8)}01`
-
 /** The first day of the month after the one starting on `first`. */
 export function nextMonth(first: string): string {
   const date = new Date(`${first}T00:00:00Z`)
@@ -77,26 +64,53 @@ export function nextMonth(first: string): string {
   return date.toISOString().slice(0, 10)
 }
 
-/** A range as whole UTC calendar months plus the loose days at either end (for monthly rollups). */
-export function splitIntoMonths(range: DateRange): MonthSplit {
-  const firstWhole = range.start.endsWith('-01') ? range.start : nextMonth(monthOf(range.start))
-  const afterEnd = addDays(range.end, 1)
-  // The last whole month is the one before the month of the day after the end.
-  const endExclusive = monthOf(afterEnd)
-  const loose: DateRange[] = []
-  let months: MonthSplit['months'] = null
-  if (firstWhole >= endExclusive) loose.push(range)
-  else {
-    months = { first: firstWhole, last: monthOf(addDays(endExclusive, -1)) }
-    if (range.start < firstWhole) loose.push({ start: range.start, end: addDays(firstWhole, -1) })
-    if (endExclusive <= range.end) loose.push({ start: endExclusive, end: range.end })
+/** A UTC calendar unit coarser than a day, as the rollups keep them. */
+export type CalendarUnit = 'month' | 'quarter' | 'year'
+
+/** The first day of the month (quarter, year) holding `day`. */
+export function unitStart(day: string, unit: CalendarUnit): string {
+  if (unit === 'year') return `${day.slice(0, 4)}-01-01`
+  const month = Number(day.slice(5, 7))
+  const first = unit === 'quarter' ? month - ((month - 1) % 3) : month
+  return `${day.slice(0, 4)}-${String(first).padStart(2, '0')}-01`
+}
+
+/** The first day of the unit after the one starting on `first`. */
+export function nextUnit(first: string, unit: CalendarUnit): string {
+  let next = nextMonth(first)
+  for (let i = 1; i < { month: 1, quarter: 3, year: 12 }[unit]; i++) next = nextMonth(next)
+  return next
+}
+
+/**
+ * One piece of a range's cover by calendar tiers: a run of whole units of a tier (`units`:
+ * the first day of the first and last unit; for days, the days), or a unit the range
+ * covers only in part: its row holds exactly the range's part when the workspace has
+ * nothing on the `rest` of it, else `finer` covers the part with the next tier.
+ */
+export type CoverPart = { tier: CalendarUnit | 'day'; units: DateRange } | { tier: CalendarUnit; unit: string; rest: DateRange[]; finer: CoverPart[] }
+
+/** A range covered by whole units of `tiers` (coarsest first, ending with 'day'). */
+export function coverRange(range: DateRange, tiers: readonly (CalendarUnit | 'day')[]): CoverPart[] {
+  const [tier, ...finer] = tiers
+  if (tier === undefined || tier === 'day') return [{ tier: 'day', units: range }]
+  const parts: CoverPart[] = []
+  let whole: DateRange | undefined
+  for (let unit = unitStart(range.start, tier); unit <= range.end; unit = nextUnit(unit, tier)) {
+    const unitEnd = addDays(nextUnit(unit, tier), -1)
+    const covered = { start: unit < range.start ? range.start : unit, end: unitEnd > range.end ? range.end : unitEnd }
+    if (covered.start === unit && covered.end === unitEnd) {
+      // Consecutive whole units are one read.
+      if (whole) whole.end = unit
+      else parts.push({ tier, units: (whole = { start: unit, end: unit }) })
+      continue
+    }
+    whole = undefined
+    const rest = [
+      { start: unit, end: addDays(covered.start, -1) },
+      { start: addDays(covered.end, 1), end: unitEnd },
+    ].filter((run) => run.start <= run.end)
+    parts.push({ tier, unit, rest, finer: coverRange(covered, finer) })
   }
-  // A loose run crosses at most one month boundary: a range spanning three months has a whole one.
-  const days: MonthSplit['days'] = []
-  for (const run of loose) {
-    const boundary = nextMonth(monthOf(run.start))
-    if (run.end < boundary) days.push({ ...run, month: monthOf(run.start) })
-    else days.push({ start: run.start, end: addDays(boundary, -1), month: monthOf(run.start) }, { start: boundary, end: run.end, month: boundary })
-  }
-  return { months, days }
+  return parts
 }

@@ -20,6 +20,8 @@ import * as monthlyStatsByProvider from './migrations/0018-monthly-stats-by-prov
 import * as collectionOutcomes from './migrations/0019-collection-outcomes.js'
 import * as searchQueries from './migrations/0020-search-queries.js'
 import * as notificationChannels from './migrations/0021-notification-channels.js'
+import * as urlStatsByQuarterAndYear from './migrations/0022-url-stats-by-quarter-and-year.js'
+import * as domainTagDays from './migrations/0023-domain-tag-days.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -45,6 +47,8 @@ const migrations: Record<string, Migration> = {
   '0019-collection-outcomes': collectionOutcomes,
   '0020-search-queries': searchQueries,
   '0021-notification-channels': notificationChannels,
+  '0022-url-stats-by-quarter-and-year': urlStatsByQuarterAndYear,
+  '0023-domain-tag-days': domainTagDays,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -495,9 +495,12 @@ export interface Database {
   daily_prompt_brand_stats: { workspace_id: string; brand_id: string; day: string; prompt_id: string; responses: number; occurrences: number }
   daily_url_stats: UrlStatsTable & { day: string }
   monthly_url_stats: UrlStatsTable & { month: string }
+  quarterly_url_stats: UrlStatsTable & { quarter: string }
+  yearly_url_stats: UrlStatsTable & { year: string }
   daily_brand_domain_stats: DailyBrandDomainStatsTable
   domain_prompt_days: PresenceDaysTable & { domain: string; prompt_id: string }
   domain_provider_days: PresenceDaysTable & { domain: string; provider: string }
+  domain_tag_days: PresenceDaysTable & { tags: string[]; provider: string; model: string; domain: string }
   url_provider_days: PresenceDaysTable & { url_id: string; provider: string }
   prompt_days: PresenceDaysTable & { prompt_id: string }
 }

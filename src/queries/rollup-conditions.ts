@@ -2,17 +2,16 @@
 // The rollups carry every analytics filter column (day, provider, model, the prompt's
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
-import type { DB } from '../db/database.js'
-import { addDays, nextMonth, splitIntoMonths, type DateRange } from '../core/date-range.js'
+import { coverRange, type CoverPart, type DateRange } from '../core/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
-import { family, rollupServes, type FamilyName } from '../rollups/index.js'
+import { family, rollupServes, type Bucket, type FamilyName } from '../rollups/index.js'
 
 /** Conditions on a rollup table (daily or monthly: dateColumn says which) by alias. */
 export function rollupConditions(
   alias: string,
   workspaceId: string,
   filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>,
-  dateColumn: 'day' | 'month' = 'day',
+  dateColumn: Bucket = 'day',
 ): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
   const parts: RawBuilder<SqlBool>[] = [
@@ -27,21 +26,24 @@ export function rollupConditions(
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
 }
 
-/** A calendar rollup's tables: days, and whole months (the same grain or a coarser one). */
+/** A calendar rollup's tables: days, whole months (the same grain or a coarser one), and quarters and years when the family keeps them. */
 export interface CalendarTables {
   day: string
   month: string
+  quarter?: string
+  year?: string
 }
 
 /**
  * The tables of calendar families, as the registry declares them: the days of `days`, the
- * months of `months` (by default the same family; a month-only fold for a coarser grain).
+ * months (quarters, years) of `months` (by default the same family; a month-only fold for a
+ * coarser grain).
  */
 export function calendarTables(days: FamilyName, months: FamilyName = days): CalendarTables {
   const day = family(days).tables
   const month = family(months).tables
   if (!('day' in day && day.day) || !('month' in month && month.month)) throw new Error(`rollup families ${days}/${months} keep no days/months`)
-  return { day: day.day, month: month.month }
+  return { day: day.day, month: month.month, quarter: month.quarter, year: month.year }
 }
 
 /**
@@ -65,44 +67,57 @@ export function rollupTables(filters: Partial<AnalyticsFilters>): { responses: C
 }
 
 /**
- * The rows of a rollup kept by day and by calendar month (migration 0008) that cover
- * `range`, as a subquery for FROM: whole months from the monthly table, the loose days at
- * either end from the daily one. `where` gives one part's conditions on alias `s`, for its
- * date column and sub-range; `columns` are columns both tables have. A year reads about
- * 30× fewer rows than by day.
+ * The rows of a rollup kept by day and by calendar month (migration 0008), and where the
+ * family keeps them by quarter and year (0022), that cover `range`, as a subquery for
+ * FROM: whole years, quarters and months from their tables, the loose days at either end
+ * from the daily one. `where` gives one part's conditions on alias `s`, for its date column
+ * and sub-range (first days of the units); `columns` are columns all the tables have. A
+ * year reads about 30x fewer rows than by day; by year, one row per key.
  *
- * A month the range covers only in part is read from the monthly table too when the
- * workspace has no response on its other days (the usual case at the end of a range
- * ending today, and at the start of the data): every fact (response, mention, citation)
- * lies on its response's day, so that month's row holds exactly the range's part of it.
- * The test is a subquery of the same statement (one snapshot) on the
- * small daily response totals; PostgreSQL evaluates it once and skips the branch it rules
- * out (a one-time filter), so only one of the two reads runs.
+ * A year (quarter, month) the range covers only in part is read from its own table too
+ * when the workspace has no response on its other days (the usual case at the end of a
+ * range ending today, and at the start of the data): every fact (response, mention,
+ * citation) lies on its response's day, so that row holds exactly the range's part of it.
+ * Else the part is covered by the next finer tier. The test is a subquery of the same
+ * statement (one snapshot) on the small daily response totals; PostgreSQL evaluates it
+ * once and skips the branch it rules out (a one-time filter), so only one of the two reads runs.
  */
 export function calendarRollupRows(
   tables: CalendarTables,
   columns: readonly string[],
   range: DateRange,
   workspaceId: string,
-  where: (dateColumn: 'day' | 'month', range: DateRange) => RawBuilder<SqlBool>,
+  where: (dateColumn: Bucket, range: DateRange) => RawBuilder<SqlBool>,
 ): RawBuilder<unknown> {
-  const { day: dailyTable, month: monthlyTable } = tables
   const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
-  const split = splitIntoMonths(range)
+  const tiers = (['year', 'quarter', 'month', 'day'] as const).filter((tier) => tier === 'day' || tables[tier] !== undefined)
   const parts: RawBuilder<unknown>[] = []
-  if (split.months) {
-    parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: split.months.first, end: split.months.last })}`)
+  const read = (tier: Bucket, units: DateRange, guards: readonly RawBuilder<SqlBool>[]) => {
+    const table = tier === 'day' ? tables.day : (tables[tier] as string)
+    parts.push(sql`select ${selected} from ${sql.table(table)} s where ${sql.join([where(tier, units), ...guards], sql` and `)}`)
   }
-  for (const days of split.days) {
-    const run = { start: days.start, end: days.end }
-    const monthEnd = addDays(nextMonth(days.month), -1)
-    const othersEmpty = sql<SqlBool>`not exists (select 1 from daily_response_totals t
-      where t.workspace_id = ${workspaceId} and t.day >= ${days.month}::date and t.day <= ${monthEnd}::date
-        and (t.day < ${run.start}::date or t.day > ${run.end}::date))`
-    parts.push(sql`select ${selected} from ${sql.table(monthlyTable)} s where ${where('month', { start: days.month, end: days.month })} and ${othersEmpty}`)
-    parts.push(sql`select ${selected} from ${sql.table(dailyTable)} s where ${where('day', run)} and not ${othersEmpty}`)
+  const emit = (cover: readonly CoverPart[], guards: readonly RawBuilder<SqlBool>[]) => {
+    for (const part of cover) {
+      if ('units' in part) {
+        read(part.tier, part.units, guards)
+        continue
+      }
+      const restEmpty = noResponses(workspaceId, part.rest)
+      read(part.tier, { start: part.unit, end: part.unit }, [...guards, restEmpty])
+      emit(part.finer, [...guards, sql<SqlBool>`not ${restEmpty}`])
+    }
   }
+  emit(coverRange(range, tiers), [])
   return sql`(${sql.join(parts, sql` union all `)})`
+}
+
+/** True when the workspace has no response on any day of these runs. */
+function noResponses(workspaceId: string, runs: readonly DateRange[]): RawBuilder<SqlBool> {
+  const tests = runs.map(
+    (run) => sql<SqlBool>`not exists (select 1 from daily_response_totals t
+        where t.workspace_id = ${workspaceId} and t.day >= ${run.start}::date and t.day <= ${run.end}::date)`,
+  )
+  return sql<SqlBool>`(${sql.join(tests, sql` and `)})`
 }
 
 /** The dashboard rollup rows (responses or brands) covering the filters; see calendarRollupRows. */
@@ -118,49 +133,32 @@ export function rollupRowsInRange(
 }
 
 /**
- * Distinct cited domains as a scalar subquery, when the days on which each (domain,
- * provider) pair was cited (migration 0007) serve the filters: a date range with or
- * without providers, one overlap test per pair (about a thousand rows). Else undefined.
+ * Distinct cited domains matching the filters, as a scalar subquery over the day sets of
+ * cited domains (migrations 0007, 0023): per (domain, provider) for a date range with or
+ * without providers (about a thousand rows), else per provider × model × single prompt tag
+ * × domain, which serves models and tags too (at most domains × models × (tags + 1) rows,
+ * however many citations there are). One overlap test per row either way. Filters neither
+ * serves are a programming error, as in rollupTables.
  */
-export function distinctDomainsFromRollup(workspaceId: string, filters: AnalyticsFilters): RawBuilder<number> | undefined {
-  if (!rollupServes('domain-provider-days', filters)) return undefined
-  const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
-  return sql<number>`(select count(distinct p.domain) from domain_provider_days p
-    where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)} ${providers})`
-}
-
-/**
- * Distinct cited domains among responses matching the filters, where the rollup above does
- * not serve them (a models or tags filter): each domain the workspace was ever cited for is
- * probed once through citation (workspace_id, domain, created_at), so cost follows the
- * number of domains, not the number of citations in range. The tagged prompts are looked
- * up first and bound as a list: written as a subquery instead, the probes got another plan
- * (over 500 ms for a year on 1M responses, against about 30).
- */
-export async function countDistinctDomains(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<number> {
-  const parts: RawBuilder<SqlBool>[] = [
-    sql<SqlBool>`c.workspace_id = d.workspace_id`,
-    sql<SqlBool>`c.domain = d.domain`,
-    sql<SqlBool>`c.created_at >= ${filters.from}`,
-    sql<SqlBool>`c.created_at < ${filters.to}`,
-  ]
-  if (filters.providers.length) parts.push(sql<SqlBool>`c.provider = any(${filters.providers}::text[])`)
-  if (filters.modelIds.length) parts.push(sql<SqlBool>`c.model = any(${filters.modelIds}::text[])`)
-  if (filters.tags.length) {
-    const prompts = await db
-      .selectFrom('prompt')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where(sql<SqlBool>`tags && ${filters.tags}::text[]`)
-      .execute()
-    if (prompts.length === 0) return 0
-    parts.push(sql<SqlBool>`c.prompt_id = any(${prompts.map((p) => p.id)}::uuid[])`)
+export function distinctDomainsFromRollup(workspaceId: string, filters: AnalyticsFilters): RawBuilder<number> {
+  if (rollupServes('domain-provider-days', filters)) {
+    const providers = filters.providers.length ? sql<SqlBool>`and p.provider = any(${filters.providers}::text[])` : sql``
+    return sql<number>`(select count(distinct p.domain) from domain_provider_days p
+      where p.workspace_id = ${workspaceId} and p.days && ${rangeOfDays(filters)} ${providers})`
   }
-  const { rows } = await sql<{ n: number }>`
-    select count(*) as n from workspace_domain d
-    where d.workspace_id = ${workspaceId}
-      and exists (select 1 from citation c where ${sql.join(parts, sql` and `)})`.execute(db)
-  return Number(rows[0]?.n ?? 0)
+  if (rollupServes('domain-tag-days', filters)) {
+    // rollupConditions' filter columns without its date columns: the days are a set here.
+    const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`t.workspace_id = ${workspaceId}`, sql<SqlBool>`t.days && ${rangeOfDays(filters)}`]
+    if (filters.providers.length) parts.push(sql<SqlBool>`t.provider = any(${filters.providers}::text[])`)
+    if (filters.modelIds.length) parts.push(sql<SqlBool>`t.model = any(${filters.modelIds}::text[])`)
+    // One tag per row ('{}' for an untagged prompt): a row overlaps the filter exactly when
+    // it equals one of the filter's tags as a one-element set, and the distinct count over
+    // those rows is exact. Written as equalities (not `tags && filter`) so each tag is an
+    // index range on the key (workspace_id, tags, …) instead of a test on every row.
+    if (filters.tags.length) parts.push(sql<SqlBool>`t.tags in (${sql.join(filters.tags.map((tag) => sql`array[${tag}::text]`))})`)
+    return sql<number>`(select count(distinct t.domain) from domain_tag_days t where ${sql.join(parts, sql` and `)})`
+  }
+  throw new Error('no rollup serves these filters for distinct domains; declare the filter in a rollup family (src/rollups) or read the facts')
 }
 
 /** The filters' range as a daterange, for overlap tests on datemultirange columns. */
@@ -172,7 +170,7 @@ export function rangeOfDays(filters: Pick<AnalyticsFilters, 'range'>): RawBuilde
 export type ReadStrategy = 'auto' | 'facts'
 
 /** Date-range conditions on a rollup's `day` (or `month`) column, by alias. */
-export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>, dateColumn: 'day' | 'month' = 'day'): RawBuilder<SqlBool> {
+export function dayConditions(alias: string, workspaceId: string, filters: Pick<AnalyticsFilters, 'range'>, dateColumn: Bucket = 'day'): RawBuilder<SqlBool> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
   return sql<SqlBool>`(${col('workspace_id')} = ${workspaceId} and ${col(dateColumn)} >= ${filters.range.start}::date and ${col(dateColumn)} <= ${filters.range.end}::date)`
 }

@@ -8,11 +8,11 @@ import type { DB } from '../db/database.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
-import { foldRows, scopeSql, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
+import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
 
 interface TablePlan {
   table: string
-  bucket: 'day' | 'month' | null
+  bucket: Bucket | null
   /** Conflict target: workspace_id, the bucket column, the dimensions. */
   keys: string[]
   measures: [string, MergeRule][]
@@ -20,8 +20,11 @@ interface TablePlan {
   fromSelect(rows: RawBuilder<unknown>): RawBuilder<unknown>
 }
 
-// Folding daily rows into months: the same merge rule, as an aggregate.
+// Folding daily rows into months (quarters, years): the same merge rule, as an aggregate.
 const AGGREGATE: Record<MergeRule, string> = { sum: 'sum', min: 'min', max: 'max', union: 'range_agg', keep: 'min' }
+
+// The calendar buckets coarser than a day, each folded from the family's daily rows.
+const COARSER: readonly Exclude<Bucket, 'day'>[] = ['month', 'quarter', 'year']
 
 function plans(f: RollupFamily): TablePlan[] {
   const measures = Object.entries(f.measures)
@@ -30,15 +33,17 @@ function plans(f: RollupFamily): TablePlan[] {
   if ('none' in f.tables) return [{ table: f.tables.none, bucket: null, keys: ['workspace_id', ...dims], measures, fromSelect: asIs }]
   const result: TablePlan[] = []
   if (f.tables.day) result.push({ table: f.tables.day, bucket: 'day', keys: ['workspace_id', 'day', ...dims], measures, fromSelect: asIs })
-  if (f.tables.month) {
-    // The monthly table is the same select folded by calendar month (UTC): exact, since
-    // every merge rule is associative.
-    const monthly = (rows: RawBuilder<unknown>) => sql`
-      select d.workspace_id, date_trunc('month', d.day)::date as month,
+  for (const bucket of COARSER) {
+    const table = f.tables[bucket]
+    if (!table) continue
+    // The monthly (quarterly, yearly) table is the same select folded by calendar month
+    // (UTC): exact, since every merge rule is associative.
+    const folded = (rows: RawBuilder<unknown>) => sql`
+      select d.workspace_id, date_trunc(${sql.lit(bucket)}, d.day)::date as ${sql.ref(bucket)},
         ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}
       from (${rows}) d
       group by ${sql.join([sql.ref('d.workspace_id'), sql`2`, ...dims.map((d) => sql.ref(`d.${d}`))])}`
-    result.push({ table: f.tables.month, bucket: 'month', keys: ['workspace_id', 'month', ...dims], measures, fromSelect: monthly })
+    result.push({ table, bucket, keys: ['workspace_id', bucket, ...dims], measures, fromSelect: folded })
   }
   return result
 }

@@ -3,4 +3,4 @@ export { maintainRollups, retractMentionRollups, addMentionRollups, rebuildRollu
 export { tenantTables, deleteWorkspaceData, rowLevelSecurityStatements, deleteOrder } from './tenant-tables.js'
 export { rollupServes, activeFilters } from './read-rule.js'
 export { FAMILIES, ROLLUP_TABLES, family, familyTables, familiesWithDimension, isRetractable, type FamilyName } from './registry.js'
-export type { FilterName, MergeRule, RollupFamily, RollupScope } from './types.js'
+export type { Bucket, FilterName, MergeRule, RollupFamily, RollupScope } from './types.js'

@@ -5,7 +5,7 @@ import { brandTotals } from './families/brand-totals.js'
 import { domainStats } from './families/domain-stats.js'
 import { mentionStats, mentionStatsByProvider } from './families/mention-stats.js'
 import { workspaceDomain, workspaceUrl } from './families/numbering.js'
-import { domainPromptDays, domainProviderDays, promptDays, urlProviderDays } from './families/presence.js'
+import { domainPromptDays, domainProviderDays, domainTagDays, promptDays, urlProviderDays } from './families/presence.js'
 import { promptBrandStats } from './families/prompt-brand-stats.js'
 import { promptStats } from './families/prompt-stats.js'
 import { responseStats, responseStatsByProvider } from './families/response-stats.js'
@@ -29,6 +29,7 @@ export const FAMILIES = [
   brandDomainStats,
   domainPromptDays,
   domainProviderDays,
+  domainTagDays,
   urlProviderDays,
   promptDays,
 ] as const
@@ -43,9 +44,9 @@ export function family(name: FamilyName): RollupFamily {
   return found
 }
 
-/** The table names of a family: daily then monthly, or its one table. */
+/** The table names of a family: daily, monthly, quarterly, yearly, or its one table. */
 export function familyTables(f: RollupFamily): string[] {
-  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, f.tables.month].filter((table) => table !== undefined)
+  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, f.tables.month, f.tables.quarter, f.tables.year].filter((table) => table !== undefined)
 }
 
 /** Every rollup table, in maintenance order. */

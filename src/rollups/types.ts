@@ -39,13 +39,27 @@ export interface ScopeSql {
   on(alias: string): RawBuilder<SqlBool>
 }
 
+/**
+ * Calendar quarters and years of a calendar family, folded from its days as the month is
+ * (each measure's merge rule): a long range reads one row per URL for a whole year instead
+ * of twelve (src/queries/rollup-conditions.ts, calendarRollupRows).
+ */
+export interface CoarserTiers {
+  quarter?: string
+  year?: string
+}
+
+/** The time buckets of calendar families, finest first; each is a column of its table. */
+export type Bucket = 'day' | 'month' | 'quarter' | 'year'
+
 export interface RollupFamily<Name extends string = string> {
   name: Name
   /**
    * The tables kept: `day` and/or `month` for calendar families (a month-only family is a
-   * coarser grain read for whole months beside another family's days), `none` for the others.
+   * coarser grain read for whole months beside another family's days), optionally `quarter`
+   * and `year` beside them, `none` for the others.
    */
-  tables: { day: string; month?: string } | { day?: undefined; month: string } | { none: string }
+  tables: (({ day: string; month?: string } | { day?: undefined; month: string }) & CoarserTiers) | { none: string }
   /** Key columns besides workspace_id and the time bucket, in primary-key order. */
   dimensions: readonly string[]
   /** Measure columns and how rows with the same key merge. */

@@ -21,6 +21,8 @@ describe('read rule', () => {
     expect(rollupServes('url-stats', { ...none, domains: ['acme.com'] })).toBe(true)
     expect(rollupServes('url-stats', { ...none, urls: ['https://acme.com/'] })).toBe(false)
     expect(rollupServes('domain-stats', { ...none, promptId: 'p' })).toBe(false)
+    expect(rollupServes('domain-provider-days', { ...none, tags: ['pricing'] })).toBe(false)
+    expect(rollupServes('domain-tag-days', { ...none, providers: ['openai'], modelIds: ['gpt-4o'], tags: ['pricing'] })).toBe(true)
   })
 
   it('a filter nobody declared falls back to the facts', () => {
@@ -47,7 +49,7 @@ describe('registry', () => {
     expect(() => defineFold({ ...base, source: family('domain-stats'), dimensions: ['domain'] })).toThrow('not a sum')
   })
 
-  it('keeps every rollup table of migrations 0003, 0005, 0007, 0008 and 0018, once', () => {
+  it('keeps every rollup table of migrations 0003, 0005, 0007, 0008, 0018, 0022 and 0023, once', () => {
     const migrated = [
       'daily_response_stats',
       'daily_mention_stats',
@@ -59,6 +61,8 @@ describe('registry', () => {
       'monthly_domain_stats',
       'daily_url_stats',
       'monthly_url_stats',
+      'quarterly_url_stats',
+      'yearly_url_stats',
       'daily_brand_domain_stats',
       'domain_prompt_days',
       'domain_provider_days',
@@ -72,6 +76,7 @@ describe('registry', () => {
       'monthly_brand_totals',
       'monthly_response_stats_by_provider',
       'monthly_mention_stats_by_provider',
+      'domain_tag_days',
     ]
     expect([...ROLLUP_TABLES].sort()).toEqual(migrated.sort())
   })
@@ -90,7 +95,7 @@ describe('registry', () => {
   })
 
   it('names the families a prompt tag change affects', () => {
-    expect(familiesWithDimension('tags').sort()).toEqual(['mention-stats', 'mention-stats-by-provider', 'response-stats', 'response-stats-by-provider'])
+    expect(familiesWithDimension('tags').sort()).toEqual(['domain-tag-days', 'mention-stats', 'mention-stats-by-provider', 'response-stats', 'response-stats-by-provider'])
   })
 })
 

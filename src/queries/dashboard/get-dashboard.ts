@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DateRange } from '../../core/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { countDistinctDomains, distinctDomainsFromRollup, rollupRowsInRange } from '../rollup-conditions.js'
+import { distinctDomainsFromRollup, rollupRowsInRange } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
 import { prepared } from '../../db/prepared-statements.js'
 
@@ -25,7 +25,7 @@ export interface Dashboard {
 
 interface DashboardRow {
   total_responses: number
-  total_sources: number | null
+  total_sources: number
   /** null on the one row of a workspace without active brands */
   id: string | null
   name: string | null
@@ -37,10 +37,9 @@ interface DashboardRow {
 }
 
 export async function getDashboard(db: DB, workspaceId: string, filters: AnalyticsFilters): Promise<Dashboard> {
-  // One statement for the common case: on PostgreSQL a request's queries share one
-  // connection, so each extra statement is a round trip and a plan (the computed
-  // dashboard's throughput was bound by them). Distinct sources under model or tag filters
-  // need a prompt lookup first and run beside it.
+  // One statement: on PostgreSQL a request's queries share one connection, so each extra
+  // statement is a round trip and a plan (the computed dashboard's throughput was bound by
+  // them). Distinct sources come from the day sets of cited domains under any filters.
   const sourcesSql = distinctDomainsFromRollup(workspaceId, filters)
   const statement = sql<DashboardRow>`
       with mentions as (
@@ -52,7 +51,7 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       select t.total_responses, t.total_sources, b.id, b.name, m.responses, m.occurrences, m.sentiment_sum, m.sentiment_count, m.position_sum
       from (
         select (select coalesce(sum(s.responses), 0) from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s) as total_responses,
-          ${sourcesSql ?? sql`null::bigint`} as total_sources
+          ${sourcesSql} as total_sources
       ) t
       left join (brand b left join mentions m on m.brand_id = b.id) on b.workspace_id = ${workspaceId} and b.is_active
       -- Byte order, not the server's collation: both backends must list brands alike.
@@ -60,10 +59,7 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
   // Without tags every read is by workspace and date range, planned alike for any values:
   // prepared once per connection (src/db/prepared-statements.ts). A tags filter is planned
   // for its tags.
-  const [{ rows }, separateSources] = await Promise.all([
-    (filters.tags.length ? statement : prepared(statement)).execute(db),
-    sourcesSql ? undefined : countDistinctDomains(db, workspaceId, filters),
-  ])
+  const { rows } = await (filters.tags.length ? statement : prepared(statement)).execute(db)
   const totalResponses = Number(rows[0]?.total_responses ?? 0)
   const map: Record<string, BrandMetrics> = {}
   let totalMentions = 0
@@ -80,6 +76,5 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       mention_count: mentionCount,
     }
   }
-  const sources = separateSources ?? Number(rows[0]?.total_sources ?? 0)
-  return { brands: map, total_mentions: totalMentions, total_sources: sources, date_range: filters.range }
+  return { brands: map, total_mentions: totalMentions, total_sources: Number(rows[0]?.total_sources ?? 0), date_range: filters.range }
 }
