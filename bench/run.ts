@@ -209,17 +209,40 @@ if (!values['skip-reference']) {
 let ingest: Record<string, unknown> = { skipped: true }
 if (!values['skip-ingest']) {
   // Three runs, the median reported: one run moved between 1,300 and 2,150 responses/s on
-  // PostgreSQL from one minute to the next (its WAL sets off checkpoints of its own).
-  const runs: number[] = []
-  for (let i = 0; i < 3; i++) {
-    const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/ingest-throughput.ts', '--responses', quick ? '3000' : '10000'], { encoding: 'utf8', env: process.env })
+  // PostgreSQL from one minute to the next (its WAL sets off checkpoints of its own). On
+  // PostgreSQL each run into the dataset's database (one of its workspaces, restored
+  // afterwards: bench/ingest-throughput.ts --dataset) alternates with one into a fresh
+  // schema, the yardstick: empty tables, the same minute's machine.
+  const responses = quick ? '3000' : '10000'
+  const ingestRun = (intoDataset: boolean) => {
+    const args = ['--import', 'tsx', 'bench/ingest-throughput.ts', '--responses', responses, ...(intoDataset ? ['--dataset', datasetFile] : [])]
+    const out = spawnSync(process.execPath, args, { encoding: 'utf8', env: process.env })
     const match = /= (\d+) responses\/s/.exec(out.stdout)
     if (!match) throw new Error(`ingest benchmark failed:\n${out.stdout}\n${out.stderr}`)
-    runs.push(Number(match[1]))
+    return Number(match[1])
+  }
+  const runs: number[] = []
+  const freshRuns: number[] = []
+  for (let i = 0; i < 3; i++) {
+    if (backend === 'postgres') freshRuns.push(ingestRun(false))
+    runs.push(ingestRun(backend === 'postgres'))
   }
   const median = percentile(runs, 50)
   ingest = { responses_per_second: median, runs }
-  console.log(`ingest: median ${median} responses/s of three runs (${runs.join(', ')}), ${quick ? 3000 : 10000} responses each, batch 500, concurrency 2`)
+  if (backend === 'postgres') {
+    const freshMedian = percentile(freshRuns, 50)
+    Object.assign(ingest, {
+      into: 'bench-noise-9 of the dataset, restored afterwards',
+      fresh_schema_responses_per_second: freshMedian,
+      fresh_schema_runs: freshRuns,
+      ratio_to_fresh_schema: Math.round((median / freshMedian) * 100) / 100,
+    })
+    console.log(
+      `ingest beside the dataset: median ${median} responses/s of three runs (${runs.join(', ')}); fresh schema in between: ${freshMedian} (${freshRuns.join(', ')}), ratio ${ingest.ratio_to_fresh_schema}; ${responses} responses each, batch 500, concurrency 2`,
+    )
+  } else {
+    console.log(`ingest: median ${median} responses/s of three runs (${runs.join(', ')}), ${responses} responses each, batch 500, concurrency 2`)
+  }
 }
 
 const result = {
