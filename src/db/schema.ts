@@ -500,7 +500,7 @@ export interface Database {
   daily_brand_domain_stats: DailyBrandDomainStatsTable
   domain_prompt_days: PresenceDaysTable & { domain: string; prompt_id: string }
   domain_provider_days: PresenceDaysTable & { domain: string; provider: string }
-  domain_tag_days: PresenceDaysTable & { tags: string[]; provider: string; model: string; domain: string }
+  domain_tag_days: PresenceDaysTable & { tag: string; provider: string; model: string; domain: string }
   url_provider_days: PresenceDaysTable & { url_id: string; provider: string }
   prompt_days: PresenceDaysTable & { prompt_id: string }
 }

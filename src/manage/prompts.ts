@@ -2,7 +2,7 @@ import type { DB } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import { AppError, invalidParameter, notFound } from '../core/errors.js'
 import { cleanList } from './clean-list.js'
-import { familiesWithDimension, rebuildRollups } from '../rollups/index.js'
+import { familiesAffectedByPromptTags, rebuildRollups } from '../rollups/index.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { lockAnalysisInputs } from '../db/analysis-lock.js'
 
@@ -58,7 +58,7 @@ export async function updatePrompt(db: DB, workspaceId: string, promptId: string
   const prompt = await query.executeTakeFirst()
   if (!prompt) throw notFound('Prompt')
   // Rollups are keyed by the prompt's tag set; its history moves with the new tags.
-  if ('tags' in changes) await rebuildRollups(db, workspaceId, { families: familiesWithDimension('tags') })
+  if ('tags' in changes) await rebuildRollups(db, workspaceId, { families: familiesAffectedByPromptTags() })
   if (Object.keys(changes).length) await bumpDataVersion(db, workspaceId)
   return prompt
 }

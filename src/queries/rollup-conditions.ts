@@ -151,11 +151,11 @@ export function distinctDomainsFromRollup(workspaceId: string, filters: Analytic
     const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`t.workspace_id = ${workspaceId}`, sql<SqlBool>`t.days && ${rangeOfDays(filters)}`]
     if (filters.providers.length) parts.push(sql<SqlBool>`t.provider = any(${filters.providers}::text[])`)
     if (filters.modelIds.length) parts.push(sql<SqlBool>`t.model = any(${filters.modelIds}::text[])`)
-    // One tag per row ('{}' for an untagged prompt): a row overlaps the filter exactly when
-    // it equals one of the filter's tags as a one-element set, and the distinct count over
-    // those rows is exact. Written as equalities (not `tags && filter`) so each tag is an
-    // index range on the key (workspace_id, tags, …) instead of a test on every row.
-    if (filters.tags.length) parts.push(sql<SqlBool>`t.tags in (${sql.join(filters.tags.map((tag) => sql`array[${tag}::text]`))})`)
+    // One tag per row ('' for an untagged prompt): a row matches the filter exactly when its
+    // tag is one of the filter's, and the distinct count over those rows is exact. Text
+    // equality is leakproof, so even under row-level security each tag is an index range on
+    // the key (workspace_id, tag, …) instead of a test on every row of the workspace.
+    if (filters.tags.length) parts.push(sql<SqlBool>`t.tag = any(${filters.tags}::text[])`)
     return sql<number>`(select count(distinct t.domain) from domain_tag_days t where ${sql.join(parts, sql` and `)})`
   }
   throw new Error('no rollup serves these filters for distinct domains; declare the filter in a rollup family (src/rollups) or read the facts')

@@ -2,5 +2,5 @@
 export { maintainRollups, retractMentionRollups, addMentionRollups, rebuildRollups, type RebuildOptions } from './engine.js'
 export { tenantTables, deleteWorkspaceData, rowLevelSecurityStatements, deleteOrder } from './tenant-tables.js'
 export { rollupServes, activeFilters } from './read-rule.js'
-export { FAMILIES, ROLLUP_TABLES, family, familyTables, familiesWithDimension, isRetractable, type FamilyName } from './registry.js'
+export { FAMILIES, ROLLUP_TABLES, family, familyTables, familiesAffectedByPromptTags, familiesWithDimension, isRetractable, type FamilyName } from './registry.js'
 export type { Bucket, FilterName, MergeRule, RollupFamily, RollupScope } from './types.js'

@@ -58,7 +58,12 @@ export function isRetractable(f: RollupFamily): boolean {
   return f.facts === 'mention' && rules.length > 0 && rules.every((rule) => rule === 'sum')
 }
 
-/** Families keyed by a dimension (e.g. `tags`: those to rebuild when a prompt's tags change). */
+/** Families keyed by a dimension. */
 export function familiesWithDimension(dimension: string): FamilyName[] {
   return FAMILIES.filter((f) => (f.dimensions as readonly string[]).includes(dimension)).map((f) => f.name)
+}
+
+/** The families to rebuild when a prompt's tags change: those keyed by its tag set or by one of its tags. */
+export function familiesAffectedByPromptTags(): FamilyName[] {
+  return [...familiesWithDimension('tags'), ...familiesWithDimension('tag')]
 }

@@ -1,6 +1,6 @@
 // The read rule and the registry's invariants, as plain functions.
 import { describe, expect, it } from 'vitest'
-import { activeFilters, deleteOrder, FAMILIES, family, familiesWithDimension, isRetractable, ROLLUP_TABLES, rollupServes } from '../../src/rollups/index.js'
+import { activeFilters, deleteOrder, FAMILIES, family, familiesAffectedByPromptTags, isRetractable, ROLLUP_TABLES, rollupServes } from '../../src/rollups/index.js'
 import { defineFold } from '../../src/rollups/types.js'
 
 const range = { range: { start: '2026-06-01', end: '2026-06-30' }, from: new Date('2026-06-01T00:00:00Z'), to: new Date('2026-07-01T00:00:00Z') }
@@ -95,7 +95,7 @@ describe('registry', () => {
   })
 
   it('names the families a prompt tag change affects', () => {
-    expect(familiesWithDimension('tags').sort()).toEqual(['domain-tag-days', 'mention-stats', 'mention-stats-by-provider', 'response-stats', 'response-stats-by-provider'])
+    expect(familiesAffectedByPromptTags().sort()).toEqual(['domain-tag-days', 'mention-stats', 'mention-stats-by-provider', 'response-stats', 'response-stats-by-provider'])
   })
 })
 

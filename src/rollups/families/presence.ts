@@ -78,9 +78,11 @@ export const promptDays = defineFamily({
  * for the distinct domains of a read with tags or models (the dashboard's sources). Keyed by
  * one tag, not the prompt's tag set: a citation matches a tags filter when its prompt shares
  * a tag with it, i.e. when one of its single-tag rows does; a sum over those rows would count
- * it once per shared tag, a distinct count of domains counts it once. `tags` holds the one
- * tag as a one-element set, or `{}` for an untagged prompt, so a prompt's tag edit rebuilds it
- * with the tag-set families. At most tags × models × domains rows: the benchmark's 10 tags
+ * it once per shared tag, a distinct count of domains counts it once. `tag` holds the one tag,
+ * or '' for an untagged prompt; a prompt's tag edit rebuilds it with the tag-set families
+ * (familiesAffectedByPromptTags). Plain text, not a one-element set: under row-level security
+ * only leakproof operators become index conditions, and text equality is one, array equality
+ * is not. At most tags × models × domains rows: the benchmark's 10 tags
  * make about 120 tag sets, so by tag set there would be ten times more combinations, and
  * they would go on filling in as the facts grow.
  */
@@ -88,17 +90,17 @@ export const domainTagDays = defineFamily({
   name: 'domain-tag-days',
   tables: { none: 'domain_tag_days' },
   // Tags first: a tags filter reads its tags' rows by index (see distinctDomainsFromRollup).
-  dimensions: ['tags', 'provider', 'model', 'domain'],
+  dimensions: ['tag', 'provider', 'model', 'domain'],
   measures: { days: 'union' },
   serves: ['range', 'providers', 'modelIds', 'tags'],
   facts: 'citation',
   select: (scope) => sql`
-    select d.workspace_id, d.tags, d.provider, d.model, d.domain, range_agg(daterange(d.day, d.day, '[]')) as days
+    select d.workspace_id, d.tag, d.provider, d.model, d.domain, range_agg(daterange(d.day, d.day, '[]')) as days
     from (
-      select distinct c.workspace_id, t.tags, c.provider, c.model, c.domain, ${utcDay('c')} as day
+      select distinct c.workspace_id, t.tag, c.provider, c.model, c.domain, ${utcDay('c')} as day
       from ${scope.facts('citation', 'c')}
       join prompt p on p.workspace_id = c.workspace_id and p.id = c.prompt_id
-      cross join lateral (select array[u.tag] as tags from unnest(p.tags) as u(tag) union all select '{}'::text[] where cardinality(p.tags) = 0) t
+      cross join lateral (select u.tag from unnest(p.tags) as u(tag) union all select '' where cardinality(p.tags) = 0) t
       where ${scope.on('c')}
     ) d
     group by 1, 2, 3, 4, 5`,
