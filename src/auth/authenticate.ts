@@ -6,7 +6,7 @@ import type { DB } from '../db/database.js'
 import type { ApiKeyTable, WorkspaceTable } from '../db/schema.js'
 import { AppError } from '../core/errors.js'
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js'
-import { APP_ROLE, beginScoped, type ScopedTransaction } from '../db/tenant-scope.js'
+import { APP_ROLE, NO_PARALLEL_WORKERS, beginScoped, type ScopedTransaction } from '../db/tenant-scope.js'
 import { prepared } from '../db/prepared-statements.js'
 import { DEFAULT_ACCESS, type AccessRequirement, type Scope, type Tier } from './scopes.js'
 import type { AuthFailureLimiter } from './auth-failure-limiter.js'
@@ -119,7 +119,7 @@ function identifyKey(shared: DB, options: AuthOptions) {
     const scopeSettings = !options.scoped
       ? sql``
       : lookupFirst
-        ? sql`, set_config('app.key_hash', k.key_hash, true) as key_scope, set_config('app.workspace_id', k.workspace_id::text, true) as scope
+        ? sql`, set_config('app.key_hash', k.key_hash, true) as key_scope, set_config('app.workspace_id', k.workspace_id::text, true) as scope, ${NO_PARALLEL_WORKERS} as parallel
             ${options.useRole ? sql`, set_config('role', ${APP_ROLE}, true) as role` : sql``}`
         : sql`, set_config('app.workspace_id', k.workspace_id::text, true) as scope`
     const { rows } = await prepared(

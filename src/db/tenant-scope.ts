@@ -9,6 +9,15 @@ import type { Database } from './schema.js'
 
 export const APP_ROLE = 'beacon_app'
 
+/**
+ * A request's reads are rollup rows and index ranges: PostgreSQL's parallel workers cost more
+ * to start than they save there, and on a small server they take the cores other requests
+ * wait for. Measured: /dashboard with tags and models on 5M answers planned a parallel scan
+ * for a branch its one-time filter then skipped, and launching the workers took 37 of the
+ * statement's 109 ms. Jobs (rollup rebuilds, which do use them) keep the server's setting.
+ */
+export const NO_PARALLEL_WORKERS = sql`set_config('max_parallel_workers_per_gather', '0', true)`
+
 /** Grants the service role what it needs on this schema's tables; idempotent, run after migrating. */
 export async function grantAppRole(db: DB): Promise<void> {
   // Most databases (the embedded one always) have no service role: one plain read settles
@@ -59,6 +68,8 @@ export async function beginScoped(db: DB, options: { useRole: boolean; keyHash?:
       ...(options.useRole ? [sql`set_config('role', ${APP_ROLE}, true)`] : []),
       ...(options.keyHash !== undefined ? [sql`set_config('app.key_hash', ${options.keyHash}, true)`] : []),
     ]
+    // In the same round trip, when there is one anyway (the lookup-first path sets it with the key lookup).
+    if (settings.length) settings.push(NO_PARALLEL_WORKERS)
     if (settings.length) await sql`select ${sql.join(settings)}`.execute(trx)
   } catch (error) {
     await rollbackQuietly(trx)
