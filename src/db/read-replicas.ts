@@ -16,7 +16,7 @@ import type pg from 'pg'
 import { connect, type Connection } from './dialect.js'
 import type { DB } from './database.js'
 import type { Database } from './schema.js'
-import { APP_ROLE, rollbackQuietly, type ScopedTransaction } from './tenant-scope.js'
+import { APP_ROLE, NO_PARALLEL_WORKERS, rollbackQuietly, type ScopedTransaction } from './tenant-scope.js'
 import { prepared } from './prepared-statements.js'
 
 // A replica that failed is left alone this long before a request tries it again.
@@ -149,17 +149,18 @@ export class ReadReplicas {
       const trx = await replica.db.startTransaction().setAccessMode('read only').execute()
       try {
         let version: number | undefined
-        const roleSetting = role ? sql`, set_config('role', ${role}, true) as role` : sql``
+        // As on the primary (tenant-scope.ts), a request's reads run without parallel workers.
+        const requestSettings = sql`, ${NO_PARALLEL_WORKERS} as parallel ${role ? sql`, set_config('role', ${role}, true) as role` : sql``}`
         if (rights.bypasses) {
           // One round trip: the version is read before the role switch takes effect.
           const { rows } = await prepared(
             sql<{
               data_version: number
-            }>`select w.data_version, set_config('app.workspace_id', w.id::text, true) as scope ${roleSetting} from workspace w where w.id = ${workspaceId}`,
+            }>`select w.data_version, set_config('app.workspace_id', w.id::text, true) as scope ${requestSettings} from workspace w where w.id = ${workspaceId}`,
           ).execute(trx)
           version = rows[0] === undefined ? undefined : Number(rows[0].data_version)
         } else {
-          await sql`select set_config('app.workspace_id', ${workspaceId}, true) as scope ${roleSetting}`.execute(trx)
+          await sql`select set_config('app.workspace_id', ${workspaceId}, true) as scope ${requestSettings}`.execute(trx)
           version = await dataVersionOn(trx, workspaceId)
         }
         if (version === undefined || version < minVersion) throw new ReplicaBehindError(version, minVersion)

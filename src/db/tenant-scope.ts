@@ -68,9 +68,9 @@ export async function beginScoped(db: DB, options: { useRole: boolean; keyHash?:
       ...(options.useRole ? [sql`set_config('role', ${APP_ROLE}, true)`] : []),
       ...(options.keyHash !== undefined ? [sql`set_config('app.key_hash', ${options.keyHash}, true)`] : []),
     ]
-    // In the same round trip, when there is one anyway (the lookup-first path sets it with the key lookup).
-    if (settings.length) settings.push(NO_PARALLEL_WORKERS)
-    if (settings.length) await sql`select ${sql.join(settings)}`.execute(trx)
+    // No parallel workers in the same round trip, when there is one anyway (the lookup-first
+    // path sets it with the key lookup).
+    if (settings.length) await sql`select ${sql.join([...settings, NO_PARALLEL_WORKERS])}`.execute(trx)
   } catch (error) {
     await rollbackQuietly(trx)
     throw error
