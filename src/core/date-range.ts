@@ -57,15 +57,11 @@ export function previousRange(range: DateRange): DateRange {
   return { start: addDays(range.start, -days), end: addDays(range.start, -1) }
 }
 
-/** The first day of the month after the one starting on `first`. */
-export function nextMonth(first: string): string {
-  const date = new Date(`${first}T00:00:00Z`)
-  date.setUTCMonth(date.getUTCMonth() + 1)
-  return date.toISOString().slice(0, 10)
-}
+/** The UTC calendar units coarser than a day that the rollups keep, finest first. */
+export const CALENDAR_UNITS = ['month', 'quarter', 'year'] as const
+export type CalendarUnit = (typeof CALENDAR_UNITS)[number]
 
-/** A UTC calendar unit coarser than a day, as the rollups keep them. */
-export type CalendarUnit = 'month' | 'quarter' | 'year'
+const MONTHS_IN: Record<CalendarUnit, number> = { month: 1, quarter: 3, year: 12 }
 
 /** The first day of the month (quarter, year) holding `day`. */
 export function unitStart(day: string, unit: CalendarUnit): string {
@@ -77,9 +73,9 @@ export function unitStart(day: string, unit: CalendarUnit): string {
 
 /** The first day of the unit after the one starting on `first`. */
 export function nextUnit(first: string, unit: CalendarUnit): string {
-  let next = nextMonth(first)
-  for (let i = 1; i < { month: 1, quarter: 3, year: 12 }[unit]; i++) next = nextMonth(next)
-  return next
+  const date = new Date(`${first}T00:00:00Z`)
+  date.setUTCMonth(date.getUTCMonth() + MONTHS_IN[unit])
+  return date.toISOString().slice(0, 10)
 }
 
 /**

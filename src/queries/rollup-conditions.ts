@@ -2,7 +2,7 @@
 // The rollups carry every analytics filter column (day, provider, model, the prompt's
 // tag set), so these conditions give exactly what the raw facts would.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
-import { coverRange, type CoverPart, type DateRange } from '../core/date-range.js'
+import { CALENDAR_UNITS, coverRange, type CoverPart, type DateRange } from '../core/date-range.js'
 import type { AnalyticsFilters } from './analytics-filters.js'
 import { family, rollupServes, type Bucket, type FamilyName } from '../rollups/index.js'
 
@@ -90,7 +90,8 @@ export function calendarRollupRows(
   where: (dateColumn: Bucket, range: DateRange) => RawBuilder<SqlBool>,
 ): RawBuilder<unknown> {
   const selected = sql.join(columns.map((column) => sql.ref(`s.${column}`)))
-  const tiers = (['year', 'quarter', 'month', 'day'] as const).filter((tier) => tier === 'day' || tables[tier] !== undefined)
+  // Coarsest first: the tiers this family keeps, then its days.
+  const tiers = [...[...CALENDAR_UNITS].reverse().filter((unit) => tables[unit] !== undefined), 'day' as const]
   const parts: RawBuilder<unknown>[] = []
   const read = (tier: Bucket, units: DateRange, guards: readonly RawBuilder<SqlBool>[]) => {
     const table = tier === 'day' ? tables.day : (tables[tier] as string)

@@ -5,6 +5,7 @@
 // mentions and citations); a rebuild is a delete and an insert per table.
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.js'
+import { CALENDAR_UNITS } from '../core/date-range.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
@@ -23,9 +24,6 @@ interface TablePlan {
 // Folding daily rows into months (quarters, years): the same merge rule, as an aggregate.
 const AGGREGATE: Record<MergeRule, string> = { sum: 'sum', min: 'min', max: 'max', union: 'range_agg', keep: 'min' }
 
-// The calendar buckets coarser than a day, each folded from the family's daily rows.
-const COARSER: readonly Exclude<Bucket, 'day'>[] = ['month', 'quarter', 'year']
-
 function plans(f: RollupFamily): TablePlan[] {
   const measures = Object.entries(f.measures)
   const dims = [...f.dimensions]
@@ -33,11 +31,12 @@ function plans(f: RollupFamily): TablePlan[] {
   if ('none' in f.tables) return [{ table: f.tables.none, bucket: null, keys: ['workspace_id', ...dims], measures, fromSelect: asIs }]
   const result: TablePlan[] = []
   if (f.tables.day) result.push({ table: f.tables.day, bucket: 'day', keys: ['workspace_id', 'day', ...dims], measures, fromSelect: asIs })
-  for (const bucket of COARSER) {
+  // The buckets coarser than a day, each folded from the family's daily rows.
+  for (const bucket of CALENDAR_UNITS) {
     const table = f.tables[bucket]
     if (!table) continue
     // The monthly (quarterly, yearly) table is the same select folded by calendar month
-    // (UTC): exact, since every merge rule is associative.
+    // (quarter, year; UTC): exact, since every merge rule is associative.
     const folded = (rows: RawBuilder<unknown>) => sql`
       select d.workspace_id, date_trunc(${sql.lit(bucket)}, d.day)::date as ${sql.ref(bucket)},
         ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}

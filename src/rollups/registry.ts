@@ -1,5 +1,6 @@
 // Every rollup family, in the order the engine maintains them: workspace_url first, since
 // the URL families read the numbers it hands out.
+import { CALENDAR_UNITS } from '../core/date-range.js'
 import { brandDomainStats } from './families/brand-domain-stats.js'
 import { brandTotals } from './families/brand-totals.js'
 import { domainStats } from './families/domain-stats.js'
@@ -46,7 +47,8 @@ export function family(name: FamilyName): RollupFamily {
 
 /** The table names of a family: daily, monthly, quarterly, yearly, or its one table. */
 export function familyTables(f: RollupFamily): string[] {
-  return 'none' in f.tables ? [f.tables.none] : [f.tables.day, f.tables.month, f.tables.quarter, f.tables.year].filter((table) => table !== undefined)
+  const tables = f.tables
+  return 'none' in tables ? [tables.none] : [tables.day, ...CALENDAR_UNITS.map((unit) => tables[unit])].filter((table) => table !== undefined)
 }
 
 /** Every rollup table, in maintenance order. */

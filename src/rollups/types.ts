@@ -2,6 +2,7 @@
 // the facts kept in one or two tables (by day and by calendar month) or, for the day-set
 // and numbering tables, in one table without a time bucket.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
+import type { CalendarUnit } from '../core/date-range.js'
 
 /**
  * How two rows with the same key combine. `sum`, `min`, `max` as the words say; `union`
@@ -50,7 +51,7 @@ export interface CoarserTiers {
 }
 
 /** The time buckets of calendar families, finest first; each is a column of its table. */
-export type Bucket = 'day' | 'month' | 'quarter' | 'year'
+export type Bucket = 'day' | CalendarUnit
 
 export interface RollupFamily<Name extends string = string> {
   name: Name

@@ -89,7 +89,7 @@ export const promptDays = defineFamily({
 export const domainTagDays = defineFamily({
   name: 'domain-tag-days',
   tables: { none: 'domain_tag_days' },
-  // Tags first: a tags filter reads its tags' rows by index (see distinctDomainsFromRollup).
+  // The tag first: a tags filter reads its tags' rows by index (see distinctDomainsFromRollup).
   dimensions: ['tag', 'provider', 'model', 'domain'],
   measures: { days: 'union' },
   serves: ['range', 'providers', 'modelIds', 'tags'],
