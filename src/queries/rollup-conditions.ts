@@ -134,6 +134,15 @@ export function rollupRowsInRange(
 }
 
 /**
+ * The number of responses matching the filters, as a scalar subquery over the response
+ * rollups (exact: every response counts once, on its day). The dashboard's total and the
+ * /responses page's total_items; it does not grow with the facts as a count over them does.
+ */
+export function totalResponsesFromRollup(workspaceId: string, filters: Pick<AnalyticsFilters, 'range' | 'providers' | 'modelIds' | 'tags'>): RawBuilder<number> {
+  return sql<number>`(select coalesce(sum(s.responses), 0) from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s)`
+}
+
+/**
  * Distinct cited domains matching the filters, as a scalar subquery over the day sets of
  * cited domains (migrations 0007, 0023): per (domain, provider) for a date range with or
  * without providers (about a thousand rows), else per provider × model × single prompt tag

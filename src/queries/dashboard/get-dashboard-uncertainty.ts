@@ -8,7 +8,7 @@ import type { DB } from '../../db/database.js'
 import { previousRange } from '../../core/date-range.js'
 import { visibilityChange, type PeriodChange } from '../../analysis/statistics.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { rollupRowsInRange } from '../rollup-conditions.js'
+import { rollupRowsInRange, totalResponsesFromRollup } from '../rollup-conditions.js'
 import { percentage, roundScore } from '../rounding.js'
 import { visibilityCi, type RateInterval } from '../uncertainty.js'
 
@@ -36,8 +36,8 @@ export async function getDashboardUncertainty(db: DB, workspaceId: string, filte
     ), before_mentions as (
       select s.brand_id, sum(s.responses) as mentioning from ${rollupRowsInRange('brands', workspaceId, before, ['brand_id', 'responses'])} s group by s.brand_id
     ), totals as (
-      select (select coalesce(sum(s.responses), 0) from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s) as responses_now,
-        (select coalesce(sum(s.responses), 0) from ${rollupRowsInRange('responses', workspaceId, before, ['responses'])} s) as responses_before
+      select ${totalResponsesFromRollup(workspaceId, filters)} as responses_now,
+        ${totalResponsesFromRollup(workspaceId, before)} as responses_before
     )
     select b.name, coalesce(n.mentioning, 0) as mentioning_now, coalesce(p.mentioning, 0) as mentioning_before, t.responses_now, t.responses_before
     from brand b

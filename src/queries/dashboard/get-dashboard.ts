@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import type { DB } from '../../db/database.js'
 import type { DateRange } from '../../core/date-range.js'
 import type { AnalyticsFilters } from '../analytics-filters.js'
-import { distinctDomainsFromRollup, rollupRowsInRange } from '../rollup-conditions.js'
+import { distinctDomainsFromRollup, rollupRowsInRange, totalResponsesFromRollup } from '../rollup-conditions.js'
 import { percentage, roundPosition, roundSentiment } from '../rounding.js'
 import { prepared } from '../../db/prepared-statements.js'
 
@@ -50,7 +50,7 @@ export async function getDashboard(db: DB, workspaceId: string, filters: Analyti
       )
       select t.total_responses, t.total_sources, b.id, b.name, m.responses, m.occurrences, m.sentiment_sum, m.sentiment_count, m.position_sum
       from (
-        select (select coalesce(sum(s.responses), 0) from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s) as total_responses,
+        select ${totalResponsesFromRollup(workspaceId, filters)} as total_responses,
           ${sourcesSql} as total_sources
       ) t
       left join (brand b left join mentions m on m.brand_id = b.id) on b.workspace_id = ${workspaceId} and b.is_active

@@ -4,7 +4,7 @@ import type { DB } from '../../db/database.js'
 import type { Database } from '../../db/schema.js'
 import { pageOffset, type PageRequest } from '../../core/pagination.js'
 import { responseFilterConditions, type AnalyticsFilters } from '../analytics-filters.js'
-import { rollupRowsInRange } from '../rollup-conditions.js'
+import { totalResponsesFromRollup } from '../rollup-conditions.js'
 
 /**
  * Preview length in Unicode code points (docs/metrics.md). PostgreSQL's left() counts
@@ -45,11 +45,9 @@ export async function getResponsePreviews(
       .execute(),
     // The total from the response rollups when they serve the filters (all but has_content):
     // a count over the range's responses grew with the facts (5.3x from 1M to 5M answers),
-    // the rollup rows do not. The same exact sum as the dashboard's total_responses.
+    // the rollup rows do not.
     options.hasContent === undefined
-      ? sql<{ total: number }>`select coalesce(sum(s.responses), 0) as total from ${rollupRowsInRange('responses', workspaceId, filters, ['responses'])} s`
-          .execute(db)
-          .then((result) => result.rows[0])
+      ? sql<{ total: number }>`select ${totalResponsesFromRollup(workspaceId, filters)} as total`.execute(db).then((result) => result.rows[0])
       : db
           .selectFrom('response')
           .select((eb) => eb.fn.countAll<number>().as('total'))
