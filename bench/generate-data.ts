@@ -1,5 +1,6 @@
 // Builds a large, realistic, deterministic dataset for the benchmarks:
 //   npm run bench:data -- --responses 1000000 [--seed 7] [--days 365] [--threads N] [--yardstick N]
+//     [--noise N] [--twin N --twin-out FILE]
 // Target: DATABASE_URL (postgres://…) or, unset, the embedded PGlite in BEACON_DATA_DIR
 // (default ./bench-data). One large workspace (≈200 tagged prompts, 8 models across the
 // four providers, 12 brands, ≈2.5 mentions and ≈4 citations per response, AIO
@@ -43,6 +44,13 @@ const { values } = parseArgs({
     yardstick: { type: 'string', default: '100000' },
     // Threads that generate the COPY text (default: one per core).
     threads: { type: 'string', default: String(availableParallelism()) },
+    // Responses in each of the nine noise workspaces (default: a fiftieth of --responses).
+    noise: { type: 'string' },
+    // A second workspace shaped like the main one (200 prompts, 12 brands) with this many
+    // responses, written to --twin-out: `npm run bench -- --dataset` on both compares a 1M
+    // workspace with a 10M one in the same database and the same hour (0: none).
+    twin: { type: 'string', default: '0' },
+    'twin-out': { type: 'string' },
     // Facts only (timing the load): no rollups, no vacuum; the dataset is not for `npm run bench`.
     'skip-rollups': { type: 'boolean', default: false },
   },
@@ -53,6 +61,11 @@ const TOTAL = Number(values.responses)
 const SEED = Number(values.seed)
 const DAYS = Number(values.days)
 if (!Number.isInteger(TOTAL) || TOTAL < 1) throw new Error('--responses must be a positive whole number')
+const NOISE = values.noise === undefined ? Math.max(100, Math.round(TOTAL / 50)) : Number(values.noise)
+if (!Number.isInteger(NOISE) || NOISE < 1) throw new Error('--noise must be a positive whole number (responses per noise workspace)')
+const TWIN = Number(values.twin)
+if (!Number.isInteger(TWIN) || TWIN < 0) throw new Error('--twin must be a whole number of responses (0 for no twin workspace)')
+const TWIN_OUT = values['twin-out'] ?? values.out.replace(/(\.json)?$/, '-twin.json')
 
 /** One INSERT … SELECT FROM unnest(arrays) per chunk: few statements, few parameters. */
 async function insertArrays(db: Kysely<Database>, table: string, columns: [string, string][], rows: Row[]) {
@@ -271,7 +284,10 @@ const db = database.db
 if (database.backend === 'postgres') await sql`set synchronous_commit = off`.execute(db)
 
 // Start from a clean slate for these workspaces (re-runs replace the dataset).
-const workspaces = [buildWorkspace(SEED, 0, TOTAL, 200), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(SEED, i + 1, Math.max(100, Math.round(TOTAL / 50)), 20))]
+// The twin takes index 10, after the noise workspaces' 1–9, so their ids and data do not
+// change when a twin is added; its facts load right after the main workspace's.
+const twin = TWIN > 0 ? { ...buildWorkspace(SEED, 10, TWIN, 200), name: 'bench-twin' } : undefined
+const workspaces = [buildWorkspace(SEED, 0, TOTAL, 200), ...(twin ? [twin] : []), ...Array.from({ length: 9 }, (_, i) => buildWorkspace(SEED, i + 1, NOISE, 20))]
 const ids = workspaces.map((w) => w.id)
 // Every table with a workspace_id column (the catalog's list), children before parents.
 for (const table of await tenantTables(db)) {
@@ -377,12 +393,18 @@ if (!values.quiet) process.stderr.write(`rollups built in ${Math.round(rollupSec
 const vacuumStarted = performance.now()
 if (!values['skip-rollups']) await sql`vacuum analyze`.execute(db)
 const vacuumSeconds = (performance.now() - vacuumStarted) / 1000
-const key = await createApiKey(db, { workspaceId: workspaces[0].id, scopes: [...SCOPES], name: 'bench' })
-const counts = await sql<{ responses: number; mentions: number; citations: number; observations: number }>`
-  select (select count(*) from response where workspace_id = ${workspaces[0].id}) as responses,
-         (select count(*) from mention where workspace_id = ${workspaces[0].id}) as mentions,
-         (select count(*) from citation where workspace_id = ${workspaces[0].id}) as citations,
-         (select count(*) from aio_observation where workspace_id = ${workspaces[0].id}) as observations`.execute(db)
+/** A key with every scope and the fact counts of one workspace, for its dataset file. */
+async function describe(ws: Workspace) {
+  const key = await createApiKey(db, { workspaceId: ws.id, scopes: [...SCOPES], name: 'bench' })
+  const counts = await sql<{ responses: number; mentions: number; citations: number; observations: number }>`
+    select (select count(*) from response where workspace_id = ${ws.id}) as responses,
+           (select count(*) from mention where workspace_id = ${ws.id}) as mentions,
+           (select count(*) from citation where workspace_id = ${ws.id}) as citations,
+           (select count(*) from aio_observation where workspace_id = ${ws.id}) as observations`.execute(db)
+  return { workspace_id: ws.id, key: key.key, main: counts.rows[0] }
+}
+const mainDataset = await describe(workspaces[0])
+const twinDataset = twin ? await describe(twin) : undefined
 const databaseMegabytes =
   database.backend === 'postgres' ? Math.round(Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(db)).rows[0].bytes) / 1e6) : null
 await database.close()
@@ -394,10 +416,10 @@ const summary = {
   seed: SEED,
   days: DAYS,
   end_day: endDay,
-  workspace_id: workspaces[0].id,
-  key: key.key,
-  main: counts.rows[0],
+  ...mainDataset,
   noise_workspaces: 9,
+  noise_responses_each: NOISE,
+  twin: twinDataset ? { workspace_id: twinDataset.workspace_id, responses: TWIN, out: TWIN_OUT } : null,
   total_responses: totalResponses,
   load_seconds: seconds,
   method: useCopy ? 'copy' : 'inserts',
@@ -416,6 +438,8 @@ const summary = {
   database_megabytes: databaseMegabytes,
 }
 writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`)
+// The twin's file has the same shape, so `npm run bench -- --dataset` reads either.
+if (twinDataset) writeFileSync(TWIN_OUT, `${JSON.stringify({ ...summary, ...twinDataset, twin_of: summary.workspace_id }, null, 2)}\n`)
 const { key: _secret, ...shown } = summary
 console.log(JSON.stringify(shown, null, 2))
 console.log(`Loaded ${totalResponses.toLocaleString('en')} responses in ${seconds} s; key and ids in ${values.out}`)
