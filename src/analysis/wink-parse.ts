@@ -1,0 +1,294 @@
+// wink-nlp's `readDoc` for the one pipe analysis uses (sbd, negation, sentiment, pos), put
+// together from wink's own modules so that it costs less and computes the same thing (issue
+// 30 point 4: the parse was most of each answer's time):
+//
+// - no document object: wink builds an API object of ~60 closures per `readDoc` and its
+//   `out()` maps every token through a generic reader; analysis reads the token arrays
+//   directly (value, negation flag, POS tag, sentence spans, the sentiment setter's hits);
+// - the tokenizer's work on a whitespace-delimited chunk is remembered. wink tokenizes each
+//   chunk on its own (regular expressions, recursive splitting of `**Name**`, `(source:`,
+//   URLs), and the only thing besides the chunk's text that decides its tokens is which
+//   strings its lexicon lookups find. The lexicon only grows (unknown words are added as
+//   they are seen), so a remembered tokenization is still wink's answer as long as every
+//   string it looked up and did not find is still absent; otherwise the chunk is tokenized
+//   again and remembered afresh. Token ids are stable once assigned, so replaying the
+//   remembered tokens is exactly what wink's tokenizer would push.
+//
+// Everything else is wink's code, called in readDoc's order with the model's automata,
+// transformers and setters. `test/analysis/wink-parse.test.ts` compares it with wink's own
+// `readDoc` on the evaluation's sentences and answers; it depends on wink-nlp's source layout
+// (`wink-nlp/src/*.js`, 2.x), which that test would catch changing.
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+/** One line as wink reads it: its tokens, their negation flags and POS tags, sentences, sentiment hits. */
+export interface WinkParse {
+  /** token texts, verbatim slices of the input */
+  values: string[]
+  /** wink's negation flag per token */
+  negated: boolean[]
+  /** universal POS tag per token */
+  pos: string[]
+  /** sentences as [first token, last token] */
+  spans: [number, number][]
+  /** the sentiment setter's lexicon hits: [first token, last token, score in [-1, 1]] */
+  hits: number[][]
+  /** wink's document sentiment (mean of its sentence scores) */
+  sentiment: number
+}
+
+// The parts of wink's internals used here, typed as far as this file needs them.
+type Tokens = number[]
+interface Cache {
+  value(index: number): string
+  valueOf(feature: string, index: number): string
+  lookup(text: string): number[] | null
+}
+interface Rdd {
+  cache: Cache
+  wordVectors: null
+  tokens: Tokens
+  sentences: number[][]
+  markings: unknown[]
+  currPipe: Record<string, boolean>
+  nonBreakingSpaces: Record<number, string>
+  numOfTokens: number
+  numOfSentences: number
+  document: number[]
+  entities: unknown[]
+  customEntities: unknown[]
+}
+interface DocData {
+  _addToken(text: string, category: number, precedingSpaces: number, nbsp: string | null): boolean
+  _addTokenIfInCache(text: string, precedingSpaces: number, nbsp: string | null): number
+  isLexeme(text: string): number[] | null
+  clean(): void
+}
+interface Automaton {
+  importJSON(json: unknown): void
+  setPatternSwap(px: unknown): void
+  recognize(tokens: unknown, transformer?: unknown, param?: unknown): number[][]
+}
+type Fn = (...args: never[]) => unknown
+interface ModelPart {
+  machines: unknown[]
+  transformers: Fn[]
+  setter: Fn
+  updater: Fn
+}
+interface CoreModel {
+  trex: unknown
+  tcat: { hash: Record<string, number> }
+  preserve: unknown
+  features: { lexeme: { hash: Record<string, number> } }
+}
+
+interface Parser {
+  cache: Cache
+  lexemes: Record<string, number>
+  tokenize(doc: DocData, text: string): void
+  splitter: RegExp
+  wrap(rdd: { cache: Cache; tokens: Tokens; nonBreakingSpaces: Record<number, string> }): DocData
+  read(text: string): { rdd: Rdd; hits: number[][] }
+}
+
+let parser: Parser | null = null
+
+function getParser(): Parser {
+  if (parser !== null) return parser
+  const wink = (name: string) => require(`wink-nlp/src/${name}`) as unknown
+  const Cache = wink('cache.js') as (model: CoreModel, featureFn: unknown) => Cache
+  const compileTRex = wink('compile-trex.js') as (trex: unknown) => { helpers: { splitter: RegExp } }
+  const tokenizer = wink('tokenizer.js') as (trex: unknown, categories: unknown, preserve: unknown) => (doc: DocData, text: string) => void
+  const DocDataWrapper = wink('dd-wrapper.js') as Parser['wrap']
+  const mappers = wink('tokens-mappers.js') as { mapRawTokens2UIdOfNormal(rdd: Rdd): number[]; mapRawTokens2UIdOfDefaultPOS(rdd: Rdd): number[] }
+  const constants = wink('constants.js') as { tkSize: number; bits4lemma: number }
+  const fsm = wink('automaton.js') as (cache: Cache, token2Ignore?: string) => Automaton
+  const search = wink('search.js')
+  const locate = wink('locate.js')
+  const theModel = require('wink-eng-lite-web-model') as {
+    core(): CoreModel
+    featureFn: unknown
+    sbd(): ModelPart
+    negation(): ModelPart
+    sa(): ModelPart
+    pos(): ModelPart
+  }
+
+  // wink-nlp.js load(), for this pipe (NER and custom entities are not run; loading their
+  // automata only looks the line feed up, it adds nothing to the lexicon).
+  const model = theModel.core()
+  const cache = Cache(model, theModel.featureFn)
+  const trex = compileTRex(model.trex)
+  const tokenize = tokenizer(trex, model.tcat.hash, model.preserve)
+  const load = (part: ModelPart, i: number, ignore?: string) => {
+    const automaton = ignore === undefined ? fsm(cache) : fsm(cache, ignore)
+    automaton.importJSON(part.machines[i])
+    return automaton
+  }
+  const sbdModel = theModel.sbd()
+  const sbdAutomata = sbdModel.machines.map((_, i) => load(sbdModel, i))
+  const negModel = theModel.negation()
+  const negAutomaton = load(negModel, 0)
+  const saModel = theModel.sa()
+  const saAutomaton = load(saModel, 0)
+  const posModel = theModel.pos()
+  // "Ignore only OOV literal and not new line character in the case of POS Tagging."
+  const posAutomata = posModel.machines.map((_, i) => load(posModel, i, cache.value(0)))
+  const call = (fn: Fn, ...args: unknown[]) => (fn as (...a: unknown[]) => unknown)(...args)
+  const currPipe: Record<string, boolean> = Object.create(null)
+  for (const at of ['sbd', 'negation', 'sentiment', 'pos']) currPipe[at] = true
+
+  const self: Parser = {
+    cache,
+    lexemes: model.features.lexeme.hash,
+    tokenize,
+    splitter: trex.helpers.splitter,
+    wrap: DocDataWrapper,
+    // wink-nlp.js readDoc(), the same steps in the same order, minus the document object.
+    read(text) {
+      const rdd = Object.create(null) as Rdd
+      rdd.cache = cache
+      rdd.wordVectors = null
+      rdd.tokens = []
+      rdd.sentences = []
+      rdd.markings = []
+      rdd.currPipe = currPipe
+      rdd.nonBreakingSpaces = Object.create(null)
+      tokenizeLine(self, rdd, text)
+      rdd.numOfTokens = rdd.tokens.length / constants.tkSize
+      rdd.document = [0, rdd.numOfTokens - 1, 0, 0]
+      const tokens4Automata = mappers.mapRawTokens2UIdOfNormal(rdd)
+
+      let px: unknown = null
+      for (let i = 0; i < sbdAutomata.length; i++) {
+        sbdAutomata[i].setPatternSwap(px)
+        px = sbdAutomata[i].recognize(tokens4Automata, sbdModel.transformers[i], rdd.tokens)
+      }
+      call(sbdModel.setter, px, rdd)
+      rdd.numOfSentences = rdd.sentences.length
+      rdd.entities = []
+
+      px = negAutomaton.recognize(tokens4Automata)
+      call(negModel.setter, px, rdd, constants, search)
+
+      const hits = saAutomaton.recognize(tokens4Automata)
+      call(saModel.setter, hits, rdd, constants, locate)
+
+      const posTags = mappers.mapRawTokens2UIdOfDefaultPOS(rdd)
+      for (let i = 0; i < posAutomata.length; i++) {
+        // wink passes the first transformer to every POS machine.
+        px = posAutomata[i].recognize(posTags, posModel.transformers[0], rdd.tokens)
+        call(posModel.updater, px, cache, posTags, tokens4Automata)
+      }
+      call(posModel.setter, rdd, posTags, constants.tkSize, constants.bits4lemma)
+      rdd.customEntities = []
+      return { rdd, hits }
+    },
+  }
+  parser = self
+  return self
+}
+
+// The characters wink's tokenizer treats as non-breaking spaces (tokenizer.js): a line
+// with any of them is tokenized by wink as a whole, with nothing remembered (their
+// bookkeeping is per token of the line).
+const NBSP = /[\u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]/
+const MAX_PRECEDING_SPACES = 65535
+const UNKNOWN = 0
+
+/** A chunk's tokens as wink's tokenizer pushed them (4 numbers a token), and what its lookups did not find. */
+interface ChunkTokens {
+  tokens: Tokens
+  missed: string[]
+}
+const chunks = new Map<string, ChunkTokens>()
+// Bounded: cleared when full (answers reuse a small vocabulary of chunks).
+const CHUNK_LIMIT = 50_000
+
+// wink's tokenize() loop (tokenizer.js), with each chunk's tokens remembered.
+function tokenizeLine(p: Parser, rdd: Rdd, text: string): void {
+  if (NBSP.test(text)) {
+    p.tokenize(p.wrap(rdd), text)
+    return
+  }
+  const out = rdd.tokens
+  const parts = text.split(p.splitter)
+  let precedingSpaces = 0
+  for (let i = 0; i < parts.length; i++) {
+    const t = parts[i]
+    if (!t) continue
+    if (t[0] === ' ') {
+      precedingSpaces = t.length > MAX_PRECEDING_SPACES - 1 ? MAX_PRECEDING_SPACES - 1 : t.length
+      continue
+    }
+    let chunk = chunks.get(t)
+    if (chunk === undefined || !stillMissing(p, chunk.missed)) {
+      chunk = tokenizeChunk(p, t)
+      if (chunks.size >= CHUNK_LIMIT) chunks.clear()
+      chunks.set(t, chunk)
+    }
+    const tokens = chunk.tokens
+    for (let k = 0; k < tokens.length; k += 4) {
+      // The chunk was tokenized with no preceding spaces; wink gives them to its first token
+      // (below the expansion bits, which start at bit 16).
+      out.push(tokens[k], k === 0 ? tokens[k + 1] | precedingSpaces : tokens[k + 1], tokens[k + 2], tokens[k + 3])
+    }
+    precedingSpaces = 0
+  }
+}
+
+function stillMissing(p: Parser, missed: readonly string[]): boolean {
+  for (const text of missed) if (p.lexemes[text] !== undefined) return false
+  return true
+}
+
+/** wink's tokenizer on one chunk (no spaces, so one unit with no preceding spaces), its lookups recorded. */
+function tokenizeChunk(p: Parser, text: string): ChunkTokens {
+  const tokens: Tokens = []
+  const missed: string[] = []
+  const inner = p.wrap({ cache: p.cache, tokens, nonBreakingSpaces: Object.create(null) as Record<number, string> })
+  const recording: DocData = {
+    _addToken: inner._addToken,
+    _addTokenIfInCache(word, precedingSpaces, nbsp) {
+      const found = inner._addTokenIfInCache(word, precedingSpaces, nbsp)
+      if (found === UNKNOWN) missed.push(word)
+      return found
+    },
+    isLexeme(word) {
+      const found = inner.isLexeme(word)
+      if (found === null) missed.push(word)
+      return found
+    },
+    clean: inner.clean,
+  }
+  p.tokenize(recording, text)
+  return { tokens, missed }
+}
+
+/** One line through wink's pipe (sbd, negation, sentiment, pos), as `readDoc` would read it. */
+export function winkParse(text: string): WinkParse {
+  const p = getParser()
+  const { rdd, hits } = p.read(text)
+  const n = rdd.numOfTokens
+  const tokens = rdd.tokens
+  const cache = p.cache
+  const values = new Array<string>(n)
+  const negated = new Array<boolean>(n)
+  const pos = new Array<string>(n)
+  for (let i = 0; i < n; i++) {
+    const at = i * 4
+    values[i] = cache.value(tokens[at])
+    negated[i] = tokens[at + 3] >= NEGATION_FLAG
+    pos[i] = cache.valueOf('pos', (tokens[at + 2] & POS_MASK) >>> BITS_FOR_LEMMA)
+  }
+  const spans = rdd.sentences.map((s): [number, number] => [s[0], s[1]])
+  return { values, negated, pos, spans, hits, sentiment: rdd.document[3] }
+}
+
+// constants.js of wink-nlp: the negation flag is the top bit of a token's fourth number,
+// the POS tag bits 20-25 of its third.
+const NEGATION_FLAG = 2 ** 31
+const POS_MASK = 0x3f00000
+const BITS_FOR_LEMMA = 20
