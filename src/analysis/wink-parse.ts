@@ -88,7 +88,6 @@ interface Parser {
   cache: Cache
   lexemes: Record<string, number>
   tokenize(doc: DocData, text: string): void
-  splitter: RegExp
   wrap(rdd: { cache: Cache; tokens: Tokens; nonBreakingSpaces: Record<number, string> }): DocData
   read(text: string): { rdd: Rdd; hits: number[][] }
 }
@@ -99,7 +98,7 @@ function getParser(): Parser {
   if (parser !== null) return parser
   const wink = (name: string) => require(`wink-nlp/src/${name}`) as unknown
   const Cache = wink('cache.js') as (model: CoreModel, featureFn: unknown) => Cache
-  const compileTRex = wink('compile-trex.js') as (trex: unknown) => { helpers: { splitter: RegExp } }
+  const compileTRex = wink('compile-trex.js') as (trex: unknown) => unknown
   const tokenizer = wink('tokenizer.js') as (trex: unknown, categories: unknown, preserve: unknown) => (doc: DocData, text: string) => void
   const DocDataWrapper = wink('dd-wrapper.js') as Parser['wrap']
   const mappers = wink('tokens-mappers.js') as { mapRawTokens2UIdOfNormal(rdd: Rdd): number[]; mapRawTokens2UIdOfDefaultPOS(rdd: Rdd): number[] }
@@ -144,7 +143,6 @@ function getParser(): Parser {
     cache,
     lexemes: model.features.lexeme.hash,
     tokenize,
-    splitter: trex.helpers.splitter,
     wrap: DocDataWrapper,
     // wink-nlp.js readDoc(), the same steps in the same order, minus the document object.
     read(text) {
@@ -214,30 +212,44 @@ function tokenizeLine(p: Parser, rdd: Rdd, text: string): void {
     return
   }
   const out = rdd.tokens
-  const parts = text.split(p.splitter)
+  // text.split(splitter) by hand: runs of spaces set the next chunk's preceding spaces, runs
+  // of tabs and line breaks are chunks of their own, anything else up to one of those is a chunk.
+  const length = text.length
   let precedingSpaces = 0
-  for (let i = 0; i < parts.length; i++) {
-    const t = parts[i]
-    if (!t) continue
-    if (t[0] === ' ') {
-      precedingSpaces = t.length > MAX_PRECEDING_SPACES - 1 ? MAX_PRECEDING_SPACES - 1 : t.length
+  let at = 0
+  while (at < length) {
+    const code = text.charCodeAt(at)
+    let end = at + 1
+    if (code === SPACE) {
+      while (end < length && text.charCodeAt(end) === SPACE) end++
+      const spaces = end - at
+      precedingSpaces = spaces > MAX_PRECEDING_SPACES - 1 ? MAX_PRECEDING_SPACES - 1 : spaces
+      at = end
       continue
     }
+    if (isBreak(code)) while (end < length && isBreak(text.charCodeAt(end))) end++
+    else while (end < length && !isSeparator(text.charCodeAt(end))) end++
+    const t = text.slice(at, end)
+    at = end
     let chunk = chunks.get(t)
-    if (chunk === undefined || !stillMissing(p, chunk.missed)) {
+    if (chunk === undefined || (chunk.missed.length > 0 && !stillMissing(p, chunk.missed))) {
       chunk = tokenizeChunk(p, t)
       if (chunks.size >= CHUNK_LIMIT) chunks.clear()
       chunks.set(t, chunk)
     }
     const tokens = chunk.tokens
-    for (let k = 0; k < tokens.length; k += 4) {
-      // The chunk was tokenized with no preceding spaces; wink gives them to its first token
-      // (below the expansion bits, which start at bit 16).
-      out.push(tokens[k], k === 0 ? tokens[k + 1] | precedingSpaces : tokens[k + 1], tokens[k + 2], tokens[k + 3])
-    }
+    // The chunk was tokenized with no preceding spaces; wink gives them to its first token
+    // (below the expansion bits, which start at bit 16).
+    if (tokens.length > 0) out.push(tokens[0], tokens[1] | precedingSpaces, tokens[2], tokens[3])
+    for (let k = 4; k < tokens.length; k += 4) out.push(tokens[k], tokens[k + 1], tokens[k + 2], tokens[k + 3])
     precedingSpaces = 0
   }
 }
+
+const SPACE = 0x20
+/** tab, line feed, carriage return: wink's splitter makes runs of them chunks of their own */
+const isBreak = (code: number) => code === 0x09 || code === 0x0a || code === 0x0d
+const isSeparator = (code: number) => code === SPACE || isBreak(code)
 
 function stillMissing(p: Parser, missed: readonly string[]): boolean {
   for (const text of missed) if (p.lexemes[text] !== undefined) return false

@@ -74,6 +74,8 @@ const written = [
   'Zorblaxy.Quentor.',
   '',
   '   ',
+  'odd spaces:\u3000ideographic, zero\u200bwidth, \ufeffbom, tab\t\tand\r return \u2028 separator',
+  '\t leading tab and trailing spaces   ',
   'not as good as Asana, whereas Notion is far better than Trello!!!',
 ]
 
