@@ -121,20 +121,25 @@ function getParser(): Parser {
   const cache = Cache(model, theModel.featureFn)
   const trex = compileTRex(model.trex)
   const tokenize = tokenizer(trex, model.tcat.hash, model.preserve)
-  const load = (part: ModelPart, i: number, ignore?: string) => {
+  // wink's automaton (automaton.js) runs these machines with no pattern swap (one sentence
+  // machine, started with none) and no detection callback; FastAutomaton is its recognize()
+  // for that case on the same tables, read into Maps and arrays.
+  const load = (part: ModelPart, i: number, ignore?: string): Automaton => {
     const automaton = ignore === undefined ? fsm(cache) : fsm(cache, ignore)
     automaton.importJSON(part.machines[i])
     return automaton
   }
+  const loadFast = (part: ModelPart, i: number, ignore?: string): Automaton => new FastAutomaton(part.machines[i] as string, cache.lookup(ignore ?? '\n')![0], cache)
   const sbdModel = theModel.sbd()
-  const sbdAutomata = sbdModel.machines.map((_, i) => load(sbdModel, i))
+  // More than one sentence machine would pass each the previous one's patterns (a swap).
+  const sbdAutomata = sbdModel.machines.map((_, i) => (sbdModel.machines.length === 1 ? loadFast(sbdModel, i) : load(sbdModel, i)))
   const negModel = theModel.negation()
-  const negAutomaton = load(negModel, 0)
+  const negAutomaton = loadFast(negModel, 0)
   const saModel = theModel.sa()
-  const saAutomaton = load(saModel, 0)
+  const saAutomaton = loadFast(saModel, 0)
   const posModel = theModel.pos()
   // "Ignore only OOV literal and not new line character in the case of POS Tagging."
-  const posAutomata = posModel.machines.map((_, i) => load(posModel, i, cache.value(0)))
+  const posAutomata = posModel.machines.map((_, i) => loadFast(posModel, i, cache.value(0)))
   const call = (fn: Fn, ...args: unknown[]) => (fn as (...a: unknown[]) => unknown)(...args)
   const currPipe: Record<string, boolean> = Object.create(null)
   for (const at of ['sbd', 'negation', 'sentiment', 'pos']) currPipe[at] = true
@@ -187,6 +192,121 @@ function getParser(): Parser {
   }
   parser = self
   return self
+}
+
+// automaton.js's end-of-sequence token and the key of a state's fallback transition (with a cache).
+const EOS_TOKEN = 2070000
+const OTHERWISE = 2070003
+
+/**
+ * wink's automaton.js recognize(), step for step, without a pattern swap or a detection
+ * callback, on the machine's tables read into a Map of transitions per state and arrays of
+ * fallbacks, terminal and marked states (wink looks each step up in plain objects parsed
+ * from JSON). Tokens are numbers, or strings where the POS updater has put a pattern's value
+ * (`"12"`) between the two POS machines: a plain object finds key "12" for either, so keys and
+ * tokens that are numbers as text are looked up as numbers (asKey).
+ */
+class FastAutomaton implements Automaton {
+  private readonly next: (Map<number | string, number> | undefined)[] = []
+  private readonly otherwise: number[] = []
+  private readonly terminal: (string | undefined)[] = []
+  private readonly marked: ([number, number] | undefined)[] = []
+
+  constructor(
+    json: string,
+    private readonly keyLF: number,
+    private readonly cache: Cache,
+  ) {
+    const [, , fsm, terminalStates, markedStates, custom] = JSON.parse(json) as [
+      number,
+      number,
+      Record<string, Record<string, number>>,
+      Record<string, string>,
+      Record<string, [number, number]>,
+      Record<string, unknown>,
+    ]
+    if (Object.keys(custom).length > 0) throw new Error("wink-parse: a machine with custom properties needs wink-nlp's own automaton")
+    for (const state in fsm) {
+      const transitions = new Map<number | string, number>()
+      for (const key in fsm[state]) transitions.set(asKey(key), fsm[state][key])
+      this.next[Number(state)] = transitions
+      this.otherwise[Number(state)] = fsm[state][OTHERWISE] ?? 0
+    }
+    for (const state in terminalStates) this.terminal[Number(state)] = terminalStates[state]
+    for (const state in markedStates) this.marked[Number(state)] = markedStates[state]
+  }
+
+  importJSON(): void {
+    throw new Error('wink-parse: FastAutomaton is built from its JSON')
+  }
+
+  setPatternSwap(px: unknown): void {
+    if (px) throw new Error('wink-parse: FastAutomaton has no pattern swap')
+  }
+
+  recognize(tokens: (number | string)[], transformToken?: Fn, param?: unknown): number[][] {
+    const length = tokens.length
+    const transform = typeof transformToken === 'function' ? (transformToken as (t: number | string, cache: Cache, param: unknown, j: number) => number | string) : null
+    const patterns: number[][] = []
+    let first = 0
+    let state = 0
+    let lastOtherwiseIndex = 0
+    let lastOtherwiseState = 0
+    for (let i = 0; i <= length; i++) {
+      for (let j = i; j <= length; j++) {
+        let t = j === length ? EOS_TOKEN : tokens[j]
+        if (t === this.keyLF) continue
+        if (transform !== null && j < length) t = transform(t, this.cache, param, j)
+        let ns = this.next[state]!.get(typeof t === 'number' ? t : asKey(t)) || 0
+        if (!state && ns) first = j
+        if (this.terminal[ns]) {
+          this.push(patterns, [first, j, ns])
+          i = j
+          j = length + 100
+          ns = 0
+          lastOtherwiseState = 0
+        } else if (ns === 0) {
+          if (lastOtherwiseState) {
+            this.push(patterns, [first, lastOtherwiseIndex, lastOtherwiseState])
+            i = lastOtherwiseIndex
+            j = length + 100
+            ns = 0
+            lastOtherwiseState = 0
+          } else {
+            j = length + 100
+          }
+        }
+        state = ns
+        const otherwise = this.otherwise[state]
+        if (otherwise) {
+          lastOtherwiseIndex = j
+          lastOtherwiseState = otherwise
+        }
+      }
+    }
+    return patterns
+  }
+
+  // automaton.js pushMatch2Patterns(): a terminal of '0' is no pattern; a marked state trims
+  // the match; the match's third element becomes the terminal's value.
+  private push(patterns: number[][], match: number[]): void {
+    const m0 = match[2]
+    const terminal = this.terminal[m0]
+    if (terminal === '0') return
+    const mark = this.marked[m0]
+    if (mark) {
+      match[0] += mark[0]
+      match[1] -= mark[1]
+    }
+    ;(match as unknown[])[2] = terminal
+    patterns.push(match)
+  }
+}
+
+/** An object key as a Map key: a number if it is one written canonically (as JavaScript would name it), else the text. */
+function asKey(key: string): number | string {
+  const n = Number(key)
+  return String(n) === key ? n : key
 }
 
 // The characters wink's tokenizer treats as non-breaking spaces (tokenizer.js): a line
