@@ -76,6 +76,10 @@ const written = [
   '   ',
   'odd spaces:\u3000ideographic, zero\u200bwidth, \ufeffbom, tab\t\tand\r return \u2028 separator',
   '\t leading tab and trailing spaces   ',
+  // The POS updater leaves some tags as text ("12") for the second POS machine to read.
+  'We had a smiling waiter to help us with every request.',
+  'The app has a confusing menu and a blinking cursor to guide you.',
+  'They sent a smiling courier to deliver it, and a working charger to replace the broken one.',
   'not as good as Asana, whereas Notion is far better than Trello!!!',
 ]
 
