@@ -12,9 +12,11 @@
 //   they are seen), so a remembered tokenization is still wink's answer as long as every
 //   string it looked up and did not find is still absent; otherwise the chunk is tokenized
 //   again and remembered afresh. Token ids are stable once assigned, so replaying the
-//   remembered tokens is exactly what wink's tokenizer would push.
+//   remembered tokens is exactly what wink's tokenizer would push;
+// - the machines (sentences, negation, sentiment, POS) run through FastAutomaton below:
+//   wink's recognize() step for step on the same tables, held in Maps and arrays.
 //
-// Everything else is wink's code, called in readDoc's order with the model's automata,
+// Everything else is wink's code, called in readDoc's order with the model's machines,
 // transformers and setters. `test/analysis/wink-parse.test.ts` compares it with wink's own
 // `readDoc` on the evaluation's sentences and answers; it depends on wink-nlp's source layout
 // (`wink-nlp/src/*.js`, 2.x), which that test would catch changing.
