@@ -2,52 +2,17 @@
 // ships inside its npm package (no download). Requiring and initialising it costs ~100 ms,
 // so it happens on first use: code paths that import analysis but never score text
 // (CLI commands, read-only API routes) do not pay for it.
-import { createRequire } from 'node:module'
-import type { WinkMethods } from 'wink-nlp'
 import { isNegationCue, isScopeBreak } from './discourse-words.js'
 import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
 import { LEXICON } from './sentiment-lexicon.js'
+import { winkParse } from './wink-parse.js'
 
 export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
 
-const require = createRequire(import.meta.url)
-
-let nlp: WinkMethods | null = null
-// Token-level sentiment hits of the last parsed document. wink-nlp only exposes sentence
-// and document scores; its model's sentiment setter receives the hits
-// ([first token, last token, score in thousandths]), so a wrapped setter keeps them.
-let lastHits: number[][] = []
-
-interface WinkSentimentModel {
-  machines: unknown
-  setter: (px: number[][], ...rest: unknown[]) => void
-}
-
-// Sentences, negation, sentiment and part-of-speech tags (clause attribution reads the
-// noun phrases and verbs). NER is not needed and not run.
-function getNlp(): WinkMethods {
-  if (nlp === null) {
-    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default
-    const model = require('wink-eng-lite-web-model') as typeof import('wink-eng-lite-web-model').default
-    // The model's types declare its parts `unknown` (internal details), hence the shape here.
-    const loadSa = (model as unknown as { sa: () => WinkSentimentModel }).sa.bind(model)
-    const wrapped: typeof model = {
-      ...model,
-      sa: (): WinkSentimentModel => {
-        const loaded = loadSa()
-        return {
-          machines: loaded.machines,
-          setter: (px, ...rest) => {
-            lastHits = px
-            loaded.setter(px, ...rest)
-          },
-        }
-      },
-    }
-    nlp = winkNLP(wrapped, ['sbd', 'negation', 'sentiment', 'pos'])
-  }
-  return nlp
-}
+// Each line is read by wink-nlp with the pipe sbd, negation, sentiment and pos (clause
+// attribution reads the noun phrases and verbs; NER is not needed and not run), through
+// `winkParse`: wink's own tokenizer, automata and setters without its document object,
+// with each chunk's tokenization remembered (wink-parse.ts says why that is the same parse).
 
 // Markdown answers put one idea per line (bullets, headings, table rows) often without
 // closing punctuation, and wink's sentence detector joins such lines, so a bullet praising
@@ -90,15 +55,8 @@ export function scoreSentences(text: string): ScoredSentence[] {
 }
 
 function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[]): void {
-  const winkNlp = getNlp()
-  const its = winkNlp.its
-  lastHits = []
-  const doc = winkNlp.readDoc(line)
-  const docTokens = doc.tokens()
-  let values = docTokens.out(its.value) as string[]
-  let negated = docTokens.out(its.negationFlag) as unknown as boolean[]
-  let pos = docTokens.out(its.pos) as string[]
-  let spans = doc.sentences().out(its.span) as unknown as [number, number][]
+  const parse = winkParse(line)
+  let { values, negated, pos, spans } = parse
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
   // token's text in order: wink drops some whitespace-like characters (U+2028, trailing
@@ -117,7 +75,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   }
   // Tokens that could not be located (rare) are dropped, so that every token of a
   // sentence has offsets and clause analysis can use the line's arrays as they are.
-  let hits = lastHits
+  let hits = parse.hits
   if (lost > 0) {
     const index = new Array<number>(values.length)
     let k = 0
@@ -132,7 +90,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       return index[i] ?? -1
     }
     spans = spans.map(([first, last]): [number, number] => [located(first, 1, last + 1), located(last, -1, first - 1)]).filter(([a, b]) => a !== -1 && b !== -1 && a <= b)
-    hits = lastHits.filter(([first]) => index[first] !== -1).map(([first, last, score]) => [index[first], last, score])
+    hits = hits.filter(([first]) => index[first] !== -1).map(([first, last, score]) => [index[first], last, score])
     starts = starts.filter((at) => at !== -1)
   }
 
@@ -246,8 +204,7 @@ const wordScores = new Map<string, number>()
 function wordScore(word: string): number {
   let score = wordScores.get(word)
   if (score === undefined) {
-    const winkNlp = getNlp()
-    score = winkNlp.readDoc(word).out(winkNlp.its.sentiment) as unknown as number
+    score = winkParse(word).sentiment
     wordScores.set(word, (score = Number.isFinite(score) ? score : 0))
   }
   return score
