@@ -17,6 +17,7 @@ import { visibilityCi, type RateInterval } from '../uncertainty.js'
 import { visibilityChange, type PeriodChange } from '../../analysis/statistics.js'
 import { comparePeriods, exact } from '../period-comparison.js'
 import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
+import { selectTogether } from '../select-together.js'
 import { calendarRollupRows, calendarTables, type ReadStrategy } from '../rollup-conditions.js'
 import { rollupServes, type Bucket } from '../../rollups/index.js'
 
@@ -296,29 +297,29 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
       (bucket, part) => where(bucket, part),
     )
 
-  const responsesByProviderDay = sql<{ provider: string; day: string; responses: string; sentiment_sum: string; sentiment_count: string }>`
+  const responsesByProviderDay = sql<{ provider: string; day: string; responses: number; sentiment_sum: number | null; sentiment_count: number }>`
     select s.provider, to_char(s.day, 'YYYY-MM-DD') as day, sum(s.responses) as responses, sum(s.sentiment_sum) as sentiment_sum, sum(s.sentiment_count) as sentiment_count
     from daily_prompt_response_stats s
     where ${where('day', filters.range)}
-    group by 1, 2`.execute(db)
+    group by 1, 2`
 
-  const previousTotals = sql<{ responses: string; sentiment_sum: string | null; sentiment_count: string }>`
+  const previousTotals = sql<{ responses: number; sentiment_sum: number | null; sentiment_count: number }>`
     select coalesce(sum(s.responses), 0) as responses, sum(s.sentiment_sum) as sentiment_sum, coalesce(sum(s.sentiment_count), 0) as sentiment_count
     from daily_prompt_response_stats s
-    where ${where('day', previous.range)}`.execute(db)
+    where ${where('day', previous.range)}`
 
   const mentionsByBrandProvider = sql<DetailInputs['byBrandProvider'][number]>`
     select s.brand_id, s.provider, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
       sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
     from ${mentionRows(filters.range)} s
     where ${activeBrand}
-    group by 1, 2`.execute(db)
+    group by 1, 2`
 
-  const previousByBrand = sql<{ brand_id: string; responses: string }>`
+  const previousByBrand = sql<{ brand_id: string; responses: number }>`
     select s.brand_id, sum(s.responses) as responses
     from ${mentionRows(previous.range)} s
     where ${activeBrand}
-    group by 1`.execute(db)
+    group by 1`
 
   // Responses mentioning an active brand in each period: the rollup counts responses
   // mentioning any brand, which is the same while no brand is inactive.
@@ -331,27 +332,37 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
       where ${responseFilterConditions('m', workspaceId, period)} and m.prompt_id = ${promptId} and ${inactiveBrand}
         and m.brand_id in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)
     ) x)`
-  const mentionedResponses = sql<{ now: string; before: string }>`select ${mentioned(filters)} as now, ${mentioned(previous)} as before`.execute(db)
+  const mentionedResponses = sql<{ now: number; before: number }>`select ${mentioned(filters)} as now, ${mentioned(previous)} as before`
 
   const domainRows = calendarRollupRows(calendarTables('prompt-domain-stats'), ['domain', 'citations'], filters.range, workspaceId, (bucket, part) => where(bucket, part, false))
-  const topSources = sql<{ domain: string; citation_count: string }>`
+  const topSources = sql<{ domain: string; citation_count: number }>`
     select s.domain, sum(s.citations) as citation_count
     from ${domainRows} s
     group by 1
     order by 2 desc, s.domain collate "C"
-    limit ${TOP_SOURCES}`.execute(db)
+    limit ${TOP_SOURCES}`
 
-  const [byDay, prevTotals, byBrandProvider, prevByBrand, withMentions, sources, brands] = await Promise.all([
-    responsesByProviderDay,
-    previousTotals,
-    mentionsByBrandProvider,
-    previousByBrand,
-    mentionedResponses,
-    topSources,
-    activeBrands(db, workspaceId),
-  ])
+  // One statement (src/queries/select-together.ts): on PostgreSQL each statement of a request is a round trip, a parse and a plan.
+  const read = await selectTogether<{
+    byDay: { provider: string; day: string; responses: number; sentiment_sum: number | null; sentiment_count: number }
+    prevTotals: { responses: number; sentiment_sum: number | null; sentiment_count: number }
+    byBrandProvider: DetailInputs['byBrandProvider'][number]
+    prevByBrand: { brand_id: string; responses: number }
+    withMentions: { now: number; before: number }
+    sources: { domain: string; citation_count: number }
+    brands: { id: string; name: string; is_primary: boolean }
+  }>(db, {
+    byDay: responsesByProviderDay,
+    prevTotals: previousTotals,
+    byBrandProvider: mentionsByBrandProvider,
+    prevByBrand: previousByBrand,
+    withMentions: mentionedResponses,
+    sources: topSources,
+    brands: sql<{ id: string; name: string; is_primary: boolean }>`select b.id, b.name, b.is_primary from brand b where b.workspace_id = ${workspaceId} and b.is_active`,
+  })
+  const { byDay, prevTotals, byBrandProvider, prevByBrand, withMentions, sources, brands } = read
 
-  const totals = (rows: { responses: string; sentiment_sum: string | null; sentiment_count: string }[]) => {
+  const totals = (rows: { responses: number; sentiment_sum: number | null; sentiment_count: number }[]) => {
     let responses = 0
     let sentimentSum = 0
     let sentimentCount = 0
@@ -362,16 +373,16 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     }
     return { responses, sentiment: sentimentCount > 0 ? sentimentSum / sentimentCount : null }
   }
-  const counts = withMentions.rows[0] ?? { now: '0', before: '0' }
-  const beforeByBrand = new Map(prevByBrand.rows.filter((row) => Number(row.responses) > 0).map((row) => [row.brand_id, Number(row.responses)]))
+  const counts = withMentions[0] ?? { now: 0, before: 0 }
+  const beforeByBrand = new Map(prevByBrand.filter((row) => Number(row.responses) > 0).map((row) => [row.brand_id, Number(row.responses)]))
   return {
-    byProviderDay: byDay.rows,
-    byBrandProvider: byBrandProvider.rows,
-    current: totals(byDay.rows),
-    currentMentions: { responses: Number(counts.now), brands: new Set(byBrandProvider.rows.map((row) => row.brand_id)).size },
-    before: totals(prevTotals.rows),
+    byProviderDay: byDay,
+    byBrandProvider,
+    current: totals(byDay),
+    currentMentions: { responses: Number(counts.now), brands: new Set(byBrandProvider.map((row) => row.brand_id)).size },
+    before: totals(prevTotals),
     beforeMentions: { responses: Number(counts.before), brands: beforeByBrand.size },
-    sources: sources.rows,
+    sources,
     brands,
     beforeByBrand,
   }
