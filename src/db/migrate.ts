@@ -22,6 +22,7 @@ import * as searchQueries from './migrations/0020-search-queries.js'
 import * as notificationChannels from './migrations/0021-notification-channels.js'
 import * as urlStatsByQuarterAndYear from './migrations/0022-url-stats-by-quarter-and-year.js'
 import * as domainTagDays from './migrations/0023-domain-tag-days.js'
+import * as promptDetailRollups from './migrations/0025-prompt-detail-rollups.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0021-notification-channels': notificationChannels,
   '0022-url-stats-by-quarter-and-year': urlStatsByQuarterAndYear,
   '0023-domain-tag-days': domainTagDays,
+  '0025-prompt-detail-rollups': promptDetailRollups,
 }
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -501,6 +501,33 @@ export interface Database {
   domain_prompt_days: PresenceDaysTable & { domain: string; prompt_id: string }
   domain_provider_days: PresenceDaysTable & { domain: string; provider: string }
   domain_tag_days: PresenceDaysTable & { tag: string; provider: string; model: string; domain: string }
+  daily_prompt_response_stats: { workspace_id: string; prompt_id: string; day: string; provider: string; responses: number; sentiment_sum: string; sentiment_count: number }
+  daily_prompt_mention_stats: PromptMentionStatsTable & { day: string }
+  monthly_prompt_mention_stats: PromptMentionStatsTable & { month: string }
+  daily_prompt_mentioned_responses: { workspace_id: string; prompt_id: string; day: string; provider: string; responses: number }
+  daily_prompt_domain_stats: PromptDomainStatsTable & { day: string }
+  monthly_prompt_domain_stats: PromptDomainStatsTable & { month: string }
   url_provider_days: PresenceDaysTable & { url_id: string; provider: string }
   prompt_days: PresenceDaysTable & { prompt_id: string }
+}
+
+/** Migration 0025: a prompt's mentions by brand and provider (GET /prompts/{id}). */
+export interface PromptMentionStatsTable {
+  workspace_id: string
+  prompt_id: string
+  brand_id: string
+  provider: string
+  responses: number
+  occurrences: string
+  position_sum: string
+  sentiment_sum: string
+  sentiment_count: number
+}
+
+/** Migration 0025: a prompt's citations by domain (GET /prompts/{id}). */
+export interface PromptDomainStatsTable {
+  workspace_id: string
+  prompt_id: string
+  domain: string
+  citations: number
 }

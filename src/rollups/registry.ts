@@ -8,6 +8,7 @@ import { mentionStats, mentionStatsByProvider } from './families/mention-stats.j
 import { workspaceDomain, workspaceUrl } from './families/numbering.js'
 import { domainPromptDays, domainProviderDays, domainTagDays, promptDays, urlProviderDays } from './families/presence.js'
 import { promptBrandStats } from './families/prompt-brand-stats.js'
+import { promptDomainStats, promptMentionedResponses, promptMentionStats, promptResponseStats } from './families/prompt-detail-stats.js'
 import { promptStats } from './families/prompt-stats.js'
 import { responseStats, responseStatsByProvider } from './families/response-stats.js'
 import { responseTotals } from './families/response-totals.js'
@@ -25,6 +26,10 @@ export const FAMILIES = [
   brandTotals,
   promptStats,
   promptBrandStats,
+  promptResponseStats,
+  promptMentionStats,
+  promptMentionedResponses,
+  promptDomainStats,
   domainStats,
   urlStats,
   brandDomainStats,

@@ -77,13 +77,27 @@ describe('registry', () => {
       'monthly_response_stats_by_provider',
       'monthly_mention_stats_by_provider',
       'domain_tag_days',
+      'daily_prompt_response_stats',
+      'daily_prompt_mention_stats',
+      'monthly_prompt_mention_stats',
+      'daily_prompt_mentioned_responses',
+      'daily_prompt_domain_stats',
+      'monthly_prompt_domain_stats',
     ]
     expect([...ROLLUP_TABLES].sort()).toEqual(migrated.sort())
   })
 
   it('every mention family can be retracted (all sums); others are not', () => {
     const mentionFamilies = FAMILIES.filter((f) => f.facts === 'mention')
-    expect(mentionFamilies.map((f) => f.name).sort()).toEqual(['brand-domain-stats', 'brand-totals', 'mention-stats', 'mention-stats-by-provider', 'prompt-brand-stats'])
+    expect(mentionFamilies.map((f) => f.name).sort()).toEqual([
+      'brand-domain-stats',
+      'brand-totals',
+      'mention-stats',
+      'mention-stats-by-provider',
+      'prompt-brand-stats',
+      'prompt-mention-stats',
+      'prompt-mentioned-responses',
+    ])
     for (const f of mentionFamilies) expect(isRetractable(f), f.name).toBe(true)
     expect(isRetractable(family('domain-stats'))).toBe(false)
   })
