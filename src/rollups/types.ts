@@ -37,6 +37,15 @@ export interface ScopeSql {
    */
   facts(table: FactTable, alias: string): RawBuilder<unknown>
   /**
+   * `join table as alias on …` for a table read by key beside the facts (prompt,
+   * workspace_url): a join for a rebuild; for a batch, one probe per fact row (a lateral
+   * subquery with `offset 0`). Under row-level security the policy names the workspace
+   * through a setting the planner evaluates, so a workspace the statistics do not know made
+   * the joined table look like one row, and the plan scanned it first and probed the
+   * batch's facts again for each of its rows: a new workspace's URLs times its batch.
+   */
+  lookup(table: 'prompt' | 'workspace_url', alias: string, on: RawBuilder<SqlBool>): RawBuilder<unknown>
+  /**
    * `alias.workspace_id = …`: every select's WHERE has it. For a batch it is `true`: the
    * probes already hold the workspace, and a constant here would reach the joined tables
    * (prompt, workspace_url) with the workspace's estimate.
@@ -111,6 +120,7 @@ export function scopeSql(scope: RollupScope): ScopeSql {
     return {
       workspaceId,
       facts: (table, alias) => sql`${sql.table(table)} as ${sql.ref(alias)}`,
+      lookup: (table, alias, on) => sql`join ${sql.table(table)} as ${sql.ref(alias)} on ${on}`,
       on: (alias) => sql<SqlBool>`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
     }
   }
@@ -124,6 +134,7 @@ export function scopeSql(scope: RollupScope): ScopeSql {
           where f.workspace_id = (select ${workspaceId}::uuid) and ${sql.ref(`f.${RESPONSE_COLUMN[table]}`)} = ${sql.ref(`${ids}.id`)}
           offset 0) as ${sql.ref(alias)})`
     },
+    lookup: (table, alias, on) => sql`cross join lateral (select * from ${sql.table(table)} as ${sql.ref(alias)} where ${on} offset 0) as ${sql.ref(alias)}`,
     on: () => sql<SqlBool>`true`,
   }
 }

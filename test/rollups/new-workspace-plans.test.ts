@@ -32,7 +32,8 @@ interface PlanNode {
 /** Every scan of a fact table in the plan, with the index condition that bounds it. */
 function factScans(node: PlanNode, found: { table: string; node: string; index: string; condition: string }[] = []) {
   const table = node['Relation Name']
-  if (table && table in FACT_PROBE_COLUMN) {
+  // A ModifyTable node names the table it writes (workspace_url's numbering), not a read.
+  if (table && table in FACT_PROBE_COLUMN && node['Node Type'] !== 'ModifyTable') {
     // A bitmap heap scan's bound is its bitmap index scan's condition (its recheck).
     found.push({ table, node: node['Node Type'], index: node['Index Name'] ?? '', condition: node['Index Cond'] ?? node['Recheck Cond'] ?? '' })
   }
@@ -114,8 +115,10 @@ describe.each(testBackends)('rollup statements of a workspace the statistics do 
     })
     if (plans === null) return expect.fail('the test database has no usable beacon_app role; row-level security is not being tested')
     const scans = plans.flatMap((p) => p.scans.map((s) => ({ statement: p.statement, ...s })))
-    // Every family reads facts: mention, citation and response all appear.
-    expect(new Set(scans.map((s) => s.table))).toEqual(new Set(['mention', 'citation', 'response']))
+    // Every family reads facts: mention, citation and response all appear. (The tables joined
+    // to them, prompt and workspace_url, are probed per fact row too, scope.lookup; here they
+    // are a few rows and a sequential scan is their cheapest read.)
+    expect(new Set(scans.map((s) => s.table))).toEqual(new Set(Object.keys(FACT_PROBE_COLUMN)))
     const unbounded = scans.filter((s) => !new RegExp(`\\b${FACT_PROBE_COLUMN[s.table]} = `).test(s.condition))
     expect(unbounded, JSON.stringify(scans, null, 1)).toEqual([])
   })
