@@ -1,6 +1,7 @@
 // Ingest throughput through the real HTTP API (validation, analysis, storage).
 //   npx tsx bench/ingest-throughput.ts [--responses 20000] [--batch 500] [--concurrency 2]
 //   npx tsx bench/ingest-throughput.ts --dataset bench/.dataset-1m.json   # into a dataset's database
+//   npx tsx bench/ingest-throughput.ts --dataset bench/.dataset-1m.json --new-workspace   # into a workspace created now
 // Backend: DATABASE_URL (postgres://…) or in-memory PGlite when unset. PostgreSQL runs
 // in a fresh schema that is dropped afterwards: its tables start empty, so that rate says
 // nothing about how ingest fares beside millions of stored answers. With --dataset (a file
@@ -14,6 +15,12 @@
 // statistics, gathered after the load, do not know it, and a workspace they estimate at one
 // row gets plans that read all of its facts once per response of a batch (see the README's
 // scale section); not the main workspace: rebuilding its rollups takes minutes at 10M.
+// --new-workspace measures that case: the run creates a workspace after the dataset's
+// ANALYZE (so the statistics estimate it at one row), ingests into it and deletes it and its
+// rows afterwards. Its yardstick is the same command without the flag (the known noise
+// workspace), or the same command from a worktree of the previous code; the JSON records
+// each batch's seconds (the old engine's batches grew with the workspace) and whether the fact
+// tables were analysed during the run (which would let the planner know the workspace).
 import { readFileSync } from 'node:fs'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
@@ -39,18 +46,21 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '2' },
     dataset: { type: 'string' },
+    'new-workspace': { type: 'boolean', default: false },
   },
 })
 const total = Number(values.responses)
 const batchSize = Number(values.batch)
 const concurrency = Number(values.concurrency)
 const url = process.env.DATABASE_URL
+const newWorkspace = values['new-workspace']
 const backend = url?.startsWith('postgres') ? 'postgres' : 'pglite'
 const dataset = values.dataset ? (JSON.parse(readFileSync(values.dataset, 'utf8')) as { database: string; backend: string; main: { responses: number } }) : undefined
 if (dataset && (backend !== 'postgres' || dataset.backend !== 'postgres'))
   throw new Error(`--dataset needs DATABASE_URL set to the PostgreSQL database ${values.dataset} was built in (${dataset.database})`)
 // The database as bench:data labels it, without the password and the session options.
 const label = (databaseUrl: string) => databaseUrl.replace(/\/\/[^@]*@/, '//').replace(/\?.*$/, '')
+if (newWorkspace && !dataset) throw new Error('--new-workspace needs --dataset: a workspace is new beside analysed facts, not in a fresh schema')
 if (dataset && label(dataset.database) !== label(url!))
   throw new Error(`${values.dataset} was built in ${dataset.database}, but DATABASE_URL points elsewhere: set DATABASE_URL to that database`)
 
@@ -67,7 +77,7 @@ if (schema) {
 }
 let database: Awaited<ReturnType<typeof openDatabase>> | undefined
 /** Dataset mode: what the run added to the dataset's workspace, taken out again by cleanUp. */
-const added = { workspaceId: '', keyId: '', brandIds: [] as string[], promptIds: [] as string[], externalPrefix: `${tag}-`, startedAt: new Date() }
+const added = { workspaceId: '', created: false, keyId: '', brandIds: [] as string[], promptIds: [] as string[], externalPrefix: `${tag}-`, startedAt: new Date() }
 let rowsBefore: Record<string, string> | undefined
 /** Each tenant table's rows of the workspace, as a count and a hash of their text. */
 const workspaceRows = async (db: DB, workspaceId: string) => {
@@ -93,7 +103,15 @@ const deleteReferencing = async (db: DB, column: string, ids: readonly string[],
 // Everything after the schema exists runs in try/finally so a failed run leaves no schema
 // (nor, in dataset mode, rows of its own) behind.
 const cleanUp = async () => {
-  if (dataset && database && added.workspaceId) {
+  if (dataset && database && added.workspaceId && added.created) {
+    // A workspace of the run's own: every tenant table's rows of it, then the workspace.
+    const ws = added.workspaceId
+    await inTransaction(database.db, async (trx) => {
+      for (const table of await tenantTables(trx)) await sql`delete from ${sql.table(table)} where workspace_id = ${ws}`.execute(trx)
+      await sql`delete from workspace where id = ${ws}`.execute(trx)
+    })
+    console.log(`deleted workspace ${ws} and its rows`)
+  } else if (dataset && database && added.workspaceId) {
     const db = database.db
     const ws = added.workspaceId
     const started = performance.now()
@@ -149,10 +167,15 @@ try {
   let workspaceId: string
   let key: string
   if (dataset) {
-    const noise = await db.selectFrom('workspace').select('id').where('name', '=', 'bench-noise-9').executeTakeFirst()
-    if (!noise) throw new Error(`${values.dataset}: no workspace bench-noise-9 in ${dataset.database}; build the dataset again with npm run bench:data`)
-    workspaceId = added.workspaceId = noise.id
-    rowsBefore = await workspaceRows(db, workspaceId)
+    if (newWorkspace) {
+      workspaceId = added.workspaceId = (await createWorkspace(db, { name: tag, tier: 'premium' })).id
+      added.created = true
+    } else {
+      const noise = await db.selectFrom('workspace').select('id').where('name', '=', 'bench-noise-9').executeTakeFirst()
+      if (!noise) throw new Error(`${values.dataset}: no workspace bench-noise-9 in ${dataset.database}; build the dataset again with npm run bench:data`)
+      workspaceId = added.workspaceId = noise.id
+    }
+    if (!added.created) rowsBefore = await workspaceRows(db, workspaceId)
     const created = await createApiKey(db, { workspaceId, scopes: ['write:data', 'manage:workspace', 'read:analytics'], name: tag })
     key = created.key
     added.keyId = created.id
@@ -210,38 +233,54 @@ try {
   const batches: unknown[][] = []
   for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize))
 
+  // When the fact tables were last analysed: an ANALYZE during the run (autovacuum) would
+  // let the planner know a new workspace from then on.
+  const analysedAt = async () =>
+    (
+      await sql<{ analysed: string }>`select string_agg(relname || ' ' || coalesce(greatest(last_analyze, last_autoanalyze)::text, 'never'), ', ' order by relname) as analysed
+        from pg_stat_user_tables where relname in ('response', 'mention', 'citation') and schemaname = current_schema()`.execute(db)
+    ).rows[0]?.analysed ?? ''
+  const analysedBefore = backend === 'postgres' ? await analysedAt() : ''
   const started = performance.now()
   let next = 0
   let accepted = 0
+  const batchSeconds: number[] = []
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < batches.length) {
-        const batch = batches[next++]
-        accepted += (await call('/api/v1/ingest/responses', { responses: batch })).data.accepted ?? 0
+        const index = next++
+        const batchStarted = performance.now()
+        accepted += (await call('/api/v1/ingest/responses', { responses: batches[index] })).data.accepted ?? 0
+        batchSeconds[index] = Math.round(performance.now() - batchStarted) / 1000
       }
     }),
   )
   const seconds = (performance.now() - started) / 1000
+  const analysedAfter = backend === 'postgres' ? await analysedAt() : ''
   const result = {
     benchmark: 'ingest-throughput',
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
     backend,
     // Fresh schema (empty tables) or a new workspace beside a dataset's stored answers.
-    into: dataset ? { dataset: values.dataset, stored_responses_main_workspace: dataset.main.responses, workspace: 'bench-noise-9' } : 'fresh schema',
+    into: dataset
+      ? { dataset: values.dataset, stored_responses_main_workspace: dataset.main.responses, workspace: added.created ? 'new (created after the last ANALYZE)' : 'bench-noise-9' }
+      : 'fresh schema',
+    fact_tables_analysed: { before: analysedBefore, after: analysedAfter, during_run: analysedBefore !== analysedAfter },
     responses: total,
     accepted,
     batch_size: batchSize,
     concurrency,
     seconds: Math.round(seconds * 100) / 100,
     responses_per_second: Math.round(total / seconds),
+    batch_seconds: batchSeconds,
   }
   console.log(
-    `ingest via HTTP on ${backend}${dataset ? ` beside ${dataset.main.responses.toLocaleString('en')} stored responses` : ''}: ${total} responses in ${result.seconds} s = ${result.responses_per_second} responses/s (batch ${batchSize}, concurrency ${concurrency})`,
+    `ingest via HTTP on ${backend}${dataset ? ` beside ${dataset.main.responses.toLocaleString('en')} stored responses, into ${added.created ? 'a new workspace' : 'bench-noise-9'}` : ''}: ${total} responses in ${result.seconds} s = ${result.responses_per_second} responses/s (batch ${batchSize}, concurrency ${concurrency}); batches ${batchSeconds.join(' ')} s${result.fact_tables_analysed.during_run ? '; the fact tables were analysed during the run' : ''}`,
   )
   mkdirSync('bench/results', { recursive: true })
   const size = dataset ? `-${dataset.main.responses >= 1_000_000 ? `${Math.round(dataset.main.responses / 1_000_000)}m` : `${Math.round(dataset.main.responses / 1000)}k`}` : ''
-  const file = `bench/results/${result.date.slice(0, 10)}-ingest-${backend}${size}.json`
+  const file = `bench/results/${result.date.slice(0, 10)}-ingest-${backend}${size}${added.created ? '-new-workspace' : ''}.json`
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
   console.log(`wrote ${file}`)
   await app.close()

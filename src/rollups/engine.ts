@@ -146,12 +146,23 @@ function chunkScopes(workspaceId: string, responseIds: readonly string[]): Requi
   return scopes
 }
 
-async function addBatch(db: DB, families: readonly RollupFamily[], scope: Required<RollupScope>): Promise<void> {
-  // Numbering tables go first, in their own statement: the next one reads their numbers.
+/** A batch's add statements, in order: numbering tables first (the next one reads their numbers), then the rest. */
+function addStatements(families: readonly RollupFamily[], scope: Required<RollupScope>): RawBuilder<unknown>[] {
   const numbering = families.filter((f) => f.stableIds)
   const rest = families.filter((f) => !f.stableIds)
-  if (numbering.length) await batchStatement(numbering, scope, (plan, rows) => upsert(plan, rows, 1)).execute(db)
-  if (rest.length) await batchStatement(rest, scope, (plan, rows) => upsert(plan, rows, 1)).execute(db)
+  return [numbering, rest].filter((group) => group.length > 0).map((group) => batchStatement(group, scope, (plan, rows) => upsert(plan, rows, 1)))
+}
+
+async function addBatch(db: DB, families: readonly RollupFamily[], scope: Required<RollupScope>): Promise<void> {
+  for (const statement of addStatements(families, scope)) await statement.execute(db)
+}
+
+/**
+ * The statements maintainRollups runs for these responses (for EXPLAIN in tests and
+ * benchmarks: their plans must not depend on what the planner knows of the workspace).
+ */
+export function maintenanceStatements(workspaceId: string, responseIds: readonly string[]): RawBuilder<unknown>[] {
+  return chunkScopes(workspaceId, responseIds).flatMap((scope) => addStatements(FAMILIES, scope))
 }
 
 /**

@@ -30,13 +30,26 @@ export interface RollupScope {
 export interface ScopeSql {
   workspaceId: string
   /**
-   * A fact table as `alias` in FROM: the whole table, or for a batch one index probe per
-   * response id (a lateral join, so the plan is the same with or without statistics;
-   * PGlite never gathers them). `offset 0` keeps the planner from flattening it into a
-   * scan of the workspace's facts joined to the id list. Join other tables after it.
+   * A fact table as `alias` in FROM: the whole table, or for a batch one probe of its primary
+   * key per response id (see scopeSql: the plan must not depend on what the planner's
+   * statistics say about the workspace). Join other tables after it; a second fact table of
+   * the same responses is a second `facts` joined on the response id.
    */
   facts(table: FactTable, alias: string): RawBuilder<unknown>
-  /** `alias.workspace_id = …`: every select's WHERE has it. */
+  /**
+   * `join table as alias on …` for a table read by key beside the facts (prompt,
+   * workspace_url): a join for a rebuild; for a batch, one probe per fact row (a lateral
+   * subquery with `offset 0`). Under row-level security the policy names the workspace
+   * through a setting the planner evaluates, so a workspace the statistics do not know made
+   * the joined table look like one row, and the plan scanned it first and probed the
+   * batch's facts again for each of its rows: a new workspace's URLs times its batch.
+   */
+  lookup(table: 'prompt' | 'workspace_url', alias: string, on: RawBuilder<SqlBool>): RawBuilder<unknown>
+  /**
+   * `alias.workspace_id = …`: every select's WHERE has it. For a batch it is `true`: the
+   * probes already hold the workspace, and a constant here would reach the joined tables
+   * (prompt, workspace_url) with the workspace's estimate.
+   */
   on(alias: string): RawBuilder<SqlBool>
 }
 
@@ -88,17 +101,41 @@ export interface RollupFamily<Name extends string = string> {
 
 const RESPONSE_COLUMN: Record<FactTable, string> = { response: 'id', mention: 'response_id', citation: 'response_id' }
 
+/**
+ * A batch reads its facts by one probe of the table's primary key per response id: mention
+ * (workspace_id, response_id, brand_id), citation (workspace_id, response_id, url), response
+ * (workspace_id, id). The probe is a lateral subquery (`offset 0` keeps the planner from
+ * flattening it into a scan of the workspace's facts joined to the id list) whose workspace
+ * is an uncorrelated subselect, not a constant, so that the planner estimates it from the
+ * column's number of distinct workspaces and never from the workspace's own statistics. With
+ * the constant, a workspace created after the last ANALYZE of the fact tables was estimated
+ * at one row: every index leading with workspace_id then looked as good as the key, the
+ * smallest one won, and each probe read all of the workspace's facts (75 s for one statement
+ * of a 500-response batch of a workspace of 83,000 citations; README, "Beyond one server").
+ * PGlite, which has no statistics, plans the same probe.
+ */
 export function scopeSql(scope: RollupScope): ScopeSql {
   const { workspaceId, responseIds } = scope
+  if (responseIds === undefined) {
+    return {
+      workspaceId,
+      facts: (table, alias) => sql`${sql.table(table)} as ${sql.ref(alias)}`,
+      lookup: (table, alias, on) => sql`join ${sql.table(table)} as ${sql.ref(alias)} on ${on}`,
+      on: (alias) => sql<SqlBool>`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
+    }
+  }
   return {
     workspaceId,
     facts(table, alias) {
-      if (responseIds === undefined) return sql`${sql.table(table)} as ${sql.ref(alias)}`
       const ids = `${alias}_scope`
-      return sql`unnest(${responseIds}::uuid[]) as ${sql.ref(ids)}(id)
-        cross join lateral (select * from ${sql.table(table)} f where f.workspace_id = ${workspaceId} and ${sql.ref(`f.${RESPONSE_COLUMN[table]}`)} = ${sql.ref(`${ids}.id`)} offset 0) as ${sql.ref(alias)}`
+      return sql`(unnest(${responseIds}::uuid[]) as ${sql.ref(ids)}(id)
+        cross join lateral (
+          select * from ${sql.table(table)} f
+          where f.workspace_id = (select ${workspaceId}::uuid) and ${sql.ref(`f.${RESPONSE_COLUMN[table]}`)} = ${sql.ref(`${ids}.id`)}
+          offset 0) as ${sql.ref(alias)})`
     },
-    on: (alias) => sql<SqlBool>`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
+    lookup: (table, alias, on) => sql`cross join lateral (select * from ${sql.table(table)} as ${sql.ref(alias)} where ${on} offset 0) as ${sql.ref(alias)}`,
+    on: () => sql<SqlBool>`true`,
   }
 }
 

@@ -16,7 +16,7 @@ export const mentionStats = defineFamily({
       count(*) as responses, sum(m.occurrences) as occurrences, sum(m.position) as position_sum,
       coalesce(sum(m.sentiment::numeric), 0) as sentiment_sum, count(m.sentiment) as sentiment_count
     from ${scope.facts('mention', 'm')}
-    join prompt p on p.workspace_id = m.workspace_id and p.id = m.prompt_id
+    ${scope.lookup('prompt', 'p', sql`p.workspace_id = m.workspace_id and p.id = m.prompt_id`)}
     where ${scope.on('m')}
     group by 1, 2, 3, 4, 5, 6`,
 })

@@ -53,7 +53,7 @@ export const urlProviderDays = defineFamily({
       daySets(sql`
         select distinct c.workspace_id, u.id as subject, c.provider as other, ${utcDay('c')} as day
         from ${scope.facts('citation', 'c')}
-        join workspace_url u on u.workspace_id = c.workspace_id and u.url = c.url
+        ${scope.lookup('workspace_url', 'u', sql`u.workspace_id = c.workspace_id and u.url = c.url`)}
         where ${scope.on('c')}`),
       'url_id',
       'provider',
@@ -99,7 +99,7 @@ export const domainTagDays = defineFamily({
     from (
       select distinct c.workspace_id, t.tag, c.provider, c.model, c.domain, ${utcDay('c')} as day
       from ${scope.facts('citation', 'c')}
-      join prompt p on p.workspace_id = c.workspace_id and p.id = c.prompt_id
+      ${scope.lookup('prompt', 'p', sql`p.workspace_id = c.workspace_id and p.id = c.prompt_id`)}
       cross join lateral (select u.tag from unnest(p.tags) as u(tag) union all select '' where cardinality(p.tags) = 0) t
       where ${scope.on('c')}
     ) d

@@ -14,7 +14,7 @@ export const responseStats = defineFamily({
   select: (scope) => sql`
     select r.workspace_id, ${utcDay('r')} as day, r.provider, r.model, p.tags, count(*) as responses
     from ${scope.facts('response', 'r')}
-    join prompt p on p.workspace_id = r.workspace_id and p.id = r.prompt_id
+    ${scope.lookup('prompt', 'p', sql`p.workspace_id = r.workspace_id and p.id = r.prompt_id`)}
     where ${scope.on('r')}
     group by 1, 2, 3, 4, 5`,
 })

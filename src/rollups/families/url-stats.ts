@@ -17,7 +17,7 @@ export const urlStats = defineFamily({
   select: (scope) => sql`
     select c.workspace_id, ${utcDay('c')} as day, u.id as url_id, count(*) as citations, min(c.created_at) as first_cited, max(c.created_at) as last_cited
     from ${scope.facts('citation', 'c')}
-    join workspace_url u on u.workspace_id = c.workspace_id and u.url = c.url
+    ${scope.lookup('workspace_url', 'u', sql`u.workspace_id = c.workspace_id and u.url = c.url`)}
     where ${scope.on('c')}
     group by 1, 2, 3`,
 })
