@@ -11,11 +11,10 @@
 // keys the dataset's answers fill and competes with them for the cache. Afterwards the run
 // takes out what it added (its responses and their facts, the brands and prompts it added,
 // its key and jobs) and rebuilds that workspace's rollups, and checks that every tenant
-// table holds the workspace's rows as before (count and hash). Not a new workspace: the planner's
-// statistics, gathered after the load, do not know it, and a workspace they estimate at one
-// row gets plans that read all of its facts once per response of a batch (see the README's
-// scale section); not the main workspace: rebuilding its rollups takes minutes at 10M.
-// --new-workspace measures that case: the run creates a workspace after the dataset's
+// table holds the workspace's rows as before (count and hash). Not the main workspace:
+// rebuilding its rollups takes minutes at 10M.
+// --new-workspace measures a workspace the planner's statistics do not know (the README's
+// scale section, limit 3, fixed in the rollup engine): the run creates a workspace after the dataset's
 // ANALYZE (so the statistics estimate it at one row), ingests into it and deletes it and its
 // rows afterwards. Its yardstick is the same command without the flag (the known noise
 // workspace), or the same command from a worktree of the previous code; the JSON records
