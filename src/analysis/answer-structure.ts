@@ -180,7 +180,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       inlineOthers = inlineSection(sentences[k].text, inlineOthers)
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k])
+      out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k]) || isChrome(sentences[k].text)
       out[k].label = line.label !== null
     }
     if (line.others) othersRank = line.rank
@@ -193,6 +193,11 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
   }
   return out
+}
+
+/** The answer engine's interface text captured with the answer (lexicon `chrome`): not the answer's words. */
+export function isChrome(text: string): boolean {
+  return LEXICON.chrome !== null && LEXICON.chrome.test(text)
 }
 
 /**

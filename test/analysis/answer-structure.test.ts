@@ -108,6 +108,20 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(sentiments(cons).Jira).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
   })
 
+  it("reads the answer engine's interface text as neutral, not as praise of the brand it names", () => {
+    const google = compileBrandMatcher([{ id: 'Google', name: 'Google', aliases: [], domain: null }])
+    const closing = 'Consider your needs before buying. AI responses may include mistakes. Learn moreThank youYour feedback helps Google improve.'
+    const sentences = scoreSentences(closing)
+    const chrome = sentences.find((s) => s.text.includes('Google'))!
+    // wink reads "helps … improve" as praise: the sentence scores positive on its words.
+    expect(chrome.sentiment).toBeGreaterThan(0.05)
+    expect(layoutOf(closing, sentences)[sentences.indexOf(chrome)].spec).toBe(true)
+    expect(analyzeResponse({ content: closing }, google).mentions[0].sentiment).toBe(0)
+    // The answer's own words about Google still count.
+    const praised = analyzeResponse({ content: `The Google Pixel 9a is excellent. ${closing}` }, google).mentions[0].sentiment
+    expect(praised).toBeGreaterThan(0.05)
+  })
+
   it('reads a bare spec listing as neutral and does not let it dilute', () => {
     const content = ['1. **Asana**', '   * RAM: 16GB', '   * Price: $10.99 per user', '   * Great timeline view'].join('\n')
     const [lead, ...body] = scoreSentences(content)
