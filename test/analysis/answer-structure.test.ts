@@ -122,6 +122,14 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(praised).toBeGreaterThan(0.05)
   })
 
+  it('reads the capital after a field label ("**Why:** Super easy") as the text starting again, not as a name', () => {
+    const content = ['### 4. **Notion**', '', '* **Type:** Workspace app', '* **Why:** Super easy to set up, reliable, great for documents.'].join('\n')
+    // "Super" read as a name took the clauses after it from the block's owner: Notion got 0.
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    // A name after a label is still a name: its clauses are not the owner's.
+    expect(sentiments(['### 4. **Notion**', '', '* **Instead:** Microsoft Loop is great for documents.'].join('\n')).Notion).toBe(0)
+  })
+
   it('reads a bare spec listing as neutral and does not let it dilute', () => {
     const content = ['1. **Asana**', '   * RAM: 16GB', '   * Price: $10.99 per user', '   * Great timeline view'].join('\n')
     const [lead, ...body] = scoreSentences(content)
