@@ -39,6 +39,8 @@ interface Line {
   blank: boolean
 }
 
+/** rank of a bullet at the margin (see Line.rank) */
+const BULLET_RANK = 20
 const LINE = /[^\n\r\u2028\u2029]*(?:\r\n|[\n\r\u2028\u2029]|$)/g
 const HEADING = /^ {0,3}(#{1,6})[ \t]+/
 const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
@@ -168,6 +170,10 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
     const inOthers = othersRank !== null || line.others
     if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
+    // A bulleted label ("* **Pros**:") still ends the bullets before it at its level: under
+    // "### 3. **Anker Soundcore Space NC**", "* **Price**: ~$100" was left open and, naming
+    // "Price", owned the Pros items instead of the heading's product.
+    else while (stack.length > 0 && stack[stack.length - 1].rank >= Math.max(line.rank, BULLET_RANK)) stack.pop()
     while (s < sentences.length && sentences[s].end <= line.start) s++
     const first = s
     const enclosing = stack.map((b) => b.sentence).filter((i) => i >= 0)

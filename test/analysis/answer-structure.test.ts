@@ -130,6 +130,15 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(sentiments(['### 4. **Notion**', '', '* **Instead:** Microsoft Loop is great for documents.'].join('\n')).Notion).toBe(0)
   })
 
+  it('ends a field bullet ("* **Price**: ~$100") at a bulleted "Pros:" label of its level', () => {
+    const content = ['### 3. **Notion**', '', '* **Price**: ~$10', '* **Pros**:', '  * Strong templates.', '  * Great search.'].join('\n')
+    // The Price bullet stayed open and, naming "Price", owned the items: Notion got 0.
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    const sentences = scoreSentences(content)
+    const layout = layoutOf(content, sentences)
+    expect(layout[sentences.findIndex((s) => s.text === 'Great search.')]).toMatchObject({ leads: [0], weight: 'pros' })
+  })
+
   it('reads a bare spec listing as neutral and does not let it dilute', () => {
     const content = ['1. **Asana**', '   * RAM: 16GB', '   * Price: $10.99 per user', '   * Great timeline view'].join('\n')
     const [lead, ...body] = scoreSentences(content)
