@@ -39,6 +39,8 @@ interface Line {
   blank: boolean
 }
 
+/** rank of a bullet at the margin (see Line.rank) */
+const BULLET_RANK = 20
 const LINE = /[^\n\r\u2028\u2029]*(?:\r\n|[\n\r\u2028\u2029]|$)/g
 const HEADING = /^ {0,3}(#{1,6})[ \t]+/
 const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
@@ -168,6 +170,10 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
     const inOthers = othersRank !== null || line.others
     if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
+    // A bulleted label ("* **Pros**:") still ends the bullets before it at its level: under
+    // "### 3. **Anker Soundcore Space NC**", "* **Price**: ~$100" was left open and, naming
+    // "Price", owned the Pros items instead of the heading's product.
+    else while (stack.length > 0 && stack[stack.length - 1].rank >= Math.max(line.rank, BULLET_RANK)) stack.pop()
     while (s < sentences.length && sentences[s].end <= line.start) s++
     const first = s
     const enclosing = stack.map((b) => b.sentence).filter((i) => i >= 0)
@@ -180,7 +186,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       inlineOthers = inlineSection(sentences[k].text, inlineOthers)
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k])
+      out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k]) || isChrome(sentences[k].text)
       out[k].label = line.label !== null
     }
     if (line.others) othersRank = line.rank
@@ -193,6 +199,11 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
   }
   return out
+}
+
+/** The answer engine's interface text captured with the answer (lexicon `chrome`): not the answer's words. */
+export function isChrome(text: string): boolean {
+  return LEXICON.chrome !== null && LEXICON.chrome.test(text)
 }
 
 /**

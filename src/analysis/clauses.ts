@@ -343,6 +343,10 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
   // emoji ("✅ *Sharp display at a lower price*", "**Excellent** templates").
   let firstWord = 0
   while (firstWord < n && !WORDLIKE.test(word[firstWord])) firstWord++
+  // So is the first word after a leading field label ("**Why:** Super easy to set up",
+  // "Best for: Simple setups"): the label's colon starts the text again. Without this,
+  // "Super" read as a name took the clauses after it from the block's owner.
+  const valueWord = afterLeadingLabel(word, pos, firstWord)
   let t = 0
   while (t < n) {
     if (forced && t === forced[0]) {
@@ -392,13 +396,32 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     for (let k = t; k <= last; k++) {
       const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && CAPITALISED.test(value[k]))
       if (proper) capitals++
-      if (proper && (k > firstWord || NAME_LIKE.test(value[k]))) entity = true
+      if (proper && ((k > firstWord && k !== valueWord) || NAME_LIKE.test(value[k]))) entity = true
     }
     if (capitals >= 2) entity = true
     addPhrase(phrases, phraseOf, t, last, entity, POSSESSIVE.has(word[t]))
     t = last + 1
   }
   return phrases
+}
+
+/** Words a leading field label may have before its colon ("Why", "Best for", "Why it's great"). */
+const LABEL_WORDS = 4
+
+/** The first word after a colon (a token opening with one: wink reads "Why:**" as "Why", ":*", "*") that closes a short, verbless label at the sentence's start; -1 if none. */
+function afterLeadingLabel(word: string[], pos: string[], firstWord: number): number {
+  let words = 0
+  for (let t = firstWord; t < word.length; t++) {
+    const w = word[t]
+    if (w[0] === ':' || w[0] === '：') {
+      let k = t + 1
+      while (k < word.length && !WORDLIKE.test(word[k])) k++
+      return words > 0 && k < word.length ? k : -1
+    }
+    if (!WORDLIKE.test(w)) continue
+    if (++words > LABEL_WORDS || pos[t] === 'VERB') return -1
+  }
+  return -1
 }
 
 const CAPITALISED = /^[\p{Lu}\p{N}]/u

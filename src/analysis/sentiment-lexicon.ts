@@ -12,6 +12,7 @@ interface LexiconFile {
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
   sections: { titles: string[]; reason: string }
   others: { first: string[]; last: string[]; reason: string }
+  chrome?: { phrases: string[]; reason: string }
 }
 
 export interface SentimentLexicon {
@@ -29,6 +30,8 @@ export interface SentimentLexicon {
   sections: ReadonlySet<string>
   /** an "other options" section title: its first word is one of `first` and its last one of `last` */
   others: { first: ReadonlySet<string>; last: ReadonlySet<string> }
+  /** the answer engine's interface text ("Your feedback helps Google improve"): a sentence holding it is neutral */
+  chrome: RegExp | null
 }
 
 /** Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1]). */
@@ -57,6 +60,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     },
     sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
     others: { first: new Set(raw.others?.first ?? []), last: new Set(raw.others?.last ?? []) },
+    chrome: raw.chrome?.phrases.length ? new RegExp(raw.chrome.phrases.map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'i') : null,
   }
 }
 

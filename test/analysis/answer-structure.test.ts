@@ -108,6 +108,37 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(sentiments(cons).Jira).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
   })
 
+  it("reads the answer engine's interface text as neutral, not as praise of the brand it names", () => {
+    const google = compileBrandMatcher([{ id: 'Google', name: 'Google', aliases: [], domain: null }])
+    const closing = 'Consider your needs before buying. AI responses may include mistakes. Learn moreThank youYour feedback helps Google improve.'
+    const sentences = scoreSentences(closing)
+    const chrome = sentences.find((s) => s.text.includes('Google'))!
+    // wink reads "helps … improve" as praise: the sentence scores positive on its words.
+    expect(chrome.sentiment).toBeGreaterThan(0.05)
+    expect(layoutOf(closing, sentences)[sentences.indexOf(chrome)].spec).toBe(true)
+    expect(analyzeResponse({ content: closing }, google).mentions[0].sentiment).toBe(0)
+    // The answer's own words about Google still count.
+    const praised = analyzeResponse({ content: `The Google Pixel 9a is excellent. ${closing}` }, google).mentions[0].sentiment
+    expect(praised).toBeGreaterThan(0.05)
+  })
+
+  it('reads the capital after a field label ("**Why:** Super easy") as the text starting again, not as a name', () => {
+    const content = ['### 4. **Notion**', '', '* **Type:** Workspace app', '* **Why:** Super easy to set up, reliable, great for documents.'].join('\n')
+    // "Super" read as a name took the clauses after it from the block's owner: Notion got 0.
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    // A name after a label is still a name: its clauses are not the owner's.
+    expect(sentiments(['### 4. **Notion**', '', '* **Instead:** Microsoft Loop is great for documents.'].join('\n')).Notion).toBe(0)
+  })
+
+  it('ends a field bullet ("* **Price**: ~$100") at a bulleted "Pros:" label of its level', () => {
+    const content = ['### 3. **Notion**', '', '* **Price**: ~$10', '* **Pros**:', '  * Strong templates.', '  * Great search.'].join('\n')
+    // The Price bullet stayed open and, naming "Price", owned the items: Notion got 0.
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    const sentences = scoreSentences(content)
+    const layout = layoutOf(content, sentences)
+    expect(layout[sentences.findIndex((s) => s.text === 'Great search.')]).toMatchObject({ leads: [0], weight: 'pros' })
+  })
+
   it('reads a bare spec listing as neutral and does not let it dilute', () => {
     const content = ['1. **Asana**', '   * RAM: 16GB', '   * Price: $10.99 per user', '   * Great timeline view'].join('\n')
     const [lead, ...body] = scoreSentences(content)
