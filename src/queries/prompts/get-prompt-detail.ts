@@ -180,6 +180,9 @@ interface DetailInputs {
   beforeByBrand: Map<string, number>
 }
 
+/** `column in (the workspace's active brands)`: both paths count mentions of brands active now. */
+const isActiveBrand = (column: string, workspaceId: string) => sql<SqlBool>`${sql.ref(column)} in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)`
+
 const activeBrands = (db: DB, workspaceId: string) =>
   db.selectFrom('brand').select(['id', 'name', 'is_primary']).where('workspace_id', '=', workspaceId).where('is_active', '=', true).execute()
 
@@ -191,7 +194,7 @@ async function readFacts(db: DB, workspaceId: string, promptId: string, filters:
     (eb: ExpressionBuilder<Database, T>): Expression<SqlBool> => {
       const conditions = [responseFilterConditions(table, workspaceId, period), sql<SqlBool>`${sql.ref(`${table}.prompt_id`)} = ${promptId}`]
       if (table === 'mention') {
-        conditions.push(sql<SqlBool>`mention.brand_id in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)`)
+        conditions.push(isActiveBrand('mention.brand_id', workspaceId))
       }
       return eb.and(conditions)
     }
@@ -287,7 +290,7 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     if (providers && filters.providers.length) parts.push(sql<SqlBool>`${col('provider')} = any(${filters.providers}::text[])`)
     return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
   }
-  const activeBrand = sql<SqlBool>`s.brand_id in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)`
+  const activeBrand = isActiveBrand('s.brand_id', workspaceId)
   const mentionRows = (range: DateRange) =>
     calendarRollupRows(
       calendarTables('prompt-mention-stats'),
@@ -330,7 +333,7 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
       union all
       select count(distinct m.response_id) from mention m
       where ${responseFilterConditions('m', workspaceId, period)} and m.prompt_id = ${promptId} and ${inactiveBrand}
-        and m.brand_id in (select b.id from brand b where b.workspace_id = ${workspaceId} and b.is_active)
+        and ${isActiveBrand('m.brand_id', workspaceId)}
     ) x)`
   const mentionedResponses = sql<{ now: number; before: number }>`select ${mentioned(filters)} as now, ${mentioned(previous)} as before`
 
