@@ -1,7 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { layoutOf, type SentenceLayout } from './answer-structure.js'
+import { isListedAt, layoutOf, type SentenceLayout } from './answer-structure.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -76,7 +76,10 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     const scores = scoreBrandsInSentence(sentence, inSentence)
     named[k] = scores
     const place = layout?.[k]
-    for (const [brandId, score] of scores) add(brandId, place ? weigh(place, place.spec ? 0 : score) : score)
+    for (const [brandId, score] of scores) {
+      if (!place) add(brandId, score)
+      else add(brandId, weigh(place, place.spec || onlyListed(sentence, place, inSentence, brandId) ? 0 : score))
+    }
   }
   if (layout) {
     const naming = new Map<number, boolean>()
@@ -105,6 +108,12 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   const out = new Map<string, number>()
   for (const [brandId, { sum, count }] of tallies) out.set(brandId, sum / count)
   return out
+}
+
+/** Whether every match of the brand in the sentence is only listed there (isListedAt). */
+function onlyListed(sentence: ScoredSentence, place: SentenceLayout, inSentence: readonly MentionMatch[], brandId: string): boolean {
+  for (const m of inSentence) if (m.brandId === brandId && !isListedAt(sentence, place, m.start, m.end)) return false
+  return true
 }
 
 /** A score inside a "Pros:"/"Cons:" list is praise/complaint at least. */

@@ -21,6 +21,11 @@ export interface SentenceLayout {
   spec: boolean
   /** a "Pros:"/"Cons:" label itself: it names a list, it does not judge */
   label: boolean
+  /**
+   * parts of the sentence (absolute offsets) inside an "other options" section that opens or
+   * closes within it ("…(3k+)Other Solid Options: KitchenAid …"); null when none
+   */
+  listing: [number, number][] | null
 }
 
 interface Line {
@@ -131,19 +136,36 @@ export function isOthersTitle(text: string): boolean {
 
 const FIRST_WORD = /[\p{L}][\p{L}-]*/u
 
-/** The label a sentence opens with ("Other Options: Molten BG4500: …" → "Other Options"), if any. */
-const LEADING_LABEL = /^[^:：.!?]{1,50}(?=[:：])/
+/**
+ * A title ending in a colon, at the start of the text or right after a non-letter or a
+ * sentence's end ("(3k+)Other Great Options:", "hours). Factors to Consider:"): up to seven
+ * words, the first capitalised, and an optional parenthesis ("Other Great Choices (often
+ * under $100):").
+ */
+const INNER_TITLE = /(?<=^|[^\p{L}\s]|[.!?]\s+)\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’&/-]+){0,6}(?:[ \t]*\([^()]{0,60}\))?[ \t]*[:：]/gu
 
 /**
- * Whether the "other options" section inside a line is open after this sentence: it opens at
- * a sentence starting with such a title and closes at one starting with a generic section
- * title. (The closing check runs only while a section is open: most lines have none.)
+ * The "other options" titles (others: true) and generic section titles (others: false) in a
+ * sentence, by offset in it; null when it has neither (most sentences: checked on the colon first).
  */
-function inlineSection(text: string, open: boolean): boolean {
-  const label = LEADING_LABEL.exec(text)?.[0]
-  if (label === undefined) return open
-  if (isOthersTitle(label)) return true
-  return open && !LEXICON.sections.has(titleOf(label))
+function innerTitles(text: string): { at: number; others: boolean }[] | null {
+  if (!text.includes(':') && !text.includes('：')) return null
+  let found: { at: number; others: boolean }[] | null = null
+  for (const m of text.matchAll(INNER_TITLE)) {
+    const title = m[0].replace(/\([^()]*\)[ \t]*[:：]$/, '')
+    const others = isOthersTitle(title)
+    if (!others && !isSectionTitle(title)) continue
+    ;(found ??= []).push({ at: m.index, others })
+  }
+  return found
+}
+
+/** "Factors to Consider When Choosing:", "Things to consider:": a generic section's title (lexicon `sections`), possibly qualified after it. */
+function isSectionTitle(text: string): boolean {
+  const title = titleOf(text)
+  if (LEXICON.sections.has(title)) return true
+  for (const section of LEXICON.sections) if (section.includes(' ') && title.startsWith(section + ' ')) return true
+  return false
 }
 
 function indent(spaces: string): number {
@@ -158,7 +180,7 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false }))
+  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
@@ -183,10 +205,34 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     // generic section title ("Factors to Consider:").
     let inlineOthers = false
     for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
-      inlineOthers = inlineSection(sentences[k].text, inlineOthers)
+      const sentence = sentences[k]
+      // A title may also sit inside the sentence, after text run on from a lost line break
+      // or a shopping card ("…4.6(3k+)Other Solid Options: KitchenAid …"): the part after it
+      // is in the section, up to a generic title.
+      const titles = inOthers ? null : innerTitles(sentence.text)
+      const openAtStart = inlineOthers
+      if (titles !== null) {
+        let open: boolean = inlineOthers
+        let from = open ? sentence.start : -1
+        const spans: [number, number][] = []
+        for (const { at, others } of titles) {
+          if (others && !open) {
+            open = true
+            from = sentence.start + at
+          } else if (!others && open) {
+            open = false
+            spans.push([from, sentence.start + at])
+          }
+        }
+        if (open) spans.push([from, sentence.end])
+        inlineOthers = open
+        // A section from the sentence's first word on holds all of it.
+        if (spans.length === 1 && spans[0][0] <= sentence.start && spans[0][1] >= sentence.end) out[k].spec = true
+        else if (spans.length > 0) out[k].listing = spans
+      }
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec = inOthers || inlineOthers || isSpecListing(sentences[k]) || isChrome(sentences[k].text)
+      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text)
       out[k].label = line.label !== null
     }
     if (line.others) othersRank = line.rank
@@ -215,8 +261,37 @@ export function isSpecListing(sentence: ScoredSentence): boolean {
   if (!m || !/\d/.test(m[1])) return false
   const tokens = sentence.tokens
   if (!tokens) return true
+  // A listing is a run of noun fragments: no verb, no article ("ASUS ProArt PA278CGV: A great
+  // all-around option with 90W USB-C" is a product's blurb, not a spec), and short.
+  let words = 0
   for (let t = tokens.from; t <= tokens.to; t++) {
-    if (tokens.pos[t] === 'VERB') return false
+    if (tokens.pos[t] === 'VERB' || tokens.pos[t] === 'DET') return false
+    if (tokens.pos[t] !== 'PUNCT' && ++words > SPEC_WORDS) return false
   }
   return true
 }
+
+/** The most words (label and value) a spec listing has: "Specs: Intel Core i7, 16GB RAM, 512GB SSD" has 8. */
+const SPEC_WORDS = 14
+
+/**
+ * Whether the brand named at [start, end) (offsets in the answer) of `sentence`, laid out as
+ * `place`, is only listed there: inside an "other options" section that opens within the
+ * sentence, or in a shopping card the answer engine shows among the text ("Sony
+ * WH-CH720N$99.99$149.994.6(9k+)": a product name run into its price, which prose never
+ * writes). Either way the words around it are not the answer's judgement of it.
+ */
+export function isListedAt(sentence: ScoredSentence, place: SentenceLayout, start: number, end: number): boolean {
+  if (place.listing !== null) for (const [from, to] of place.listing) if (start >= from && start < to) return true
+  return isShoppingCard(sentence.text, end - sentence.start)
+}
+
+/** The name ending at `end` runs into a price with no space ("…Earbuds$99.99"), within a card's length and with no sentence or label punctuation between. */
+function isShoppingCard(text: string, end: number): boolean {
+  const dollar = text.indexOf('$', end)
+  if (dollar <= end || dollar - end > CARD_NAME_CHARS || !/[^\s\\]/.test(text[dollar - 1]) || !/\d/.test(text[dollar + 1] ?? '')) return false
+  return !/[.!?]\s|[:：\n]/.test(text.slice(end, dollar))
+}
+
+/** The longest rest of a product name in a shopping card, after the brand. */
+const CARD_NAME_CHARS = 120

@@ -32,6 +32,28 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(s.Trello).toBeGreaterThan(0.05)
   })
 
+  it('finds an "other options" title inside a sentence, after text run on from a shopping card', () => {
+    // Google AI Mode: the shopping cards run into the next title with no break, so wink reads
+    // "…4.6(3k+)Other Solid Options: Asana: …" as one sentence.
+    const content =
+      'Top Picks: Notion: excellent templates and a delightful editor. Notion Plus$10.004.6(3k+)Other Solid Options: Asana: excellent for tasks and delightful. Trello Boards$5.004.4(1k+)Factors to Consider When Choosing: Price: Trello is excellent for small teams.'
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBe(0)
+    // The generic title inside the card's sentence closes the section.
+    expect(s.Trello).toBeGreaterThan(0.05)
+    // The same title without the card before it is still found.
+    expect(sentiments('Top Picks: Notion is excellent (great value).Other Great Choices (often on sale): Asana: excellent and delightful.').Asana).toBe(0)
+  })
+
+  it('reads a shopping card (a name run into its price) as listed, not judged', () => {
+    const sentences = scoreSentences('Notion Plus Workspace$10.00$12.994.6(3k+)Asana is excellent.')
+    const content = sentences.map((x) => x.text).join(' ')
+    expect(sentiments(content).Notion).toBe(0)
+    // Prose writes a space before a price: that is the answer's own sentence.
+    expect(sentiments('Notion is excellent at $10 a month.').Notion).toBeGreaterThan(0.05)
+  })
+
   it('reads a section title in title case as naming nothing, so the product above keeps its lines', () => {
     // "**Key Features**:" has two capitals, which inside a sentence make a name.
     const content = ['### 1. **Notion**', '', '* **Price**: $10', '* **Key Features**:', '', '  * Delightful editor', '  * Great for small teams'].join('\n')
@@ -143,6 +165,9 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     const content = ['1. **Asana**', '   * RAM: 16GB', '   * Price: $10.99 per user', '   * Great timeline view'].join('\n')
     const [lead, ...body] = scoreSentences(content)
     expect(body.map(isSpecListing)).toEqual([true, true, false])
+    // A product's blurb after its name is not a spec listing, numbers in the name or not.
+    const blurbs = scoreSentences(['Asana PA278CGV: A great all-around option with 90W USB-C.', 'Specs: Intel Core i7, 16GB RAM, 512GB SSD'].join('\n'))
+    expect(blurbs.map(isSpecListing)).toEqual([false, true])
     const great = body[2].sentiment
     expect(sentiments(content).Asana).toBeCloseTo((lead.sentiment + great) / 2, 12)
   })
