@@ -1,7 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { isListedAt, layoutOf, type SentenceLayout } from './answer-structure.js'
+import { isListedAt, isNamedInPassing, layoutOf, type SentenceLayout } from './answer-structure.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -61,6 +61,17 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
       tally.count++
     } else tallies.set(brandId, { sum: score, count: 1 })
   }
+  const naming = new Map<number, boolean>()
+  const namesAny = (k: number) => {
+    let yes = naming.get(k)
+    if (yes === undefined) naming.set(k, (yes = namesSomething(sentences[k])))
+    return yes
+  }
+  /** the innermost lead around a sentence that names something (its item's product), if any */
+  const ownerOf = (place: SentenceLayout): number | undefined => {
+    for (let i = place.leads.length - 1; i >= 0; i--) if (namesAny(place.leads[i])) return place.leads[i]
+    return undefined
+  }
   /** brands named in each sentence (only those with a match) */
   const named: (Map<string, number> | undefined)[] = new Array(sentences.length)
   let m = 0
@@ -76,18 +87,21 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     const scores = scoreBrandsInSentence(sentence, inSentence)
     named[k] = scores
     const place = layout?.[k]
+    if (!place) {
+      for (const [brandId, score] of scores) add(brandId, score)
+      continue
+    }
+    // The item the line sits under, when it is another product's: a brand the line names
+    // only in passing ("works with Google Assistant") is not what it judges.
+    const owner = ownerOf(place)
     for (const [brandId, score] of scores) {
-      if (!place) add(brandId, score)
-      else add(brandId, weigh(place, place.spec || onlyListed(sentence, place, inSentence, brandId) ? 0 : score))
+      const passing = owner !== undefined && owner !== k && !named[owner]?.has(brandId) && onlyInPassing(sentence, inSentence, brandId)
+      // Named in passing or only listed: neutral, whatever list it sits in.
+      if (passing || onlyListed(sentence, place, inSentence, brandId)) add(brandId, 0)
+      else add(brandId, weigh(place, place.spec ? 0 : score))
     }
   }
   if (layout) {
-    const naming = new Map<number, boolean>()
-    const namesAny = (k: number) => {
-      let yes = naming.get(k)
-      if (yes === undefined) naming.set(k, (yes = namesSomething(sentences[k])))
-      return yes
-    }
     for (let k = 0; k < sentences.length; k++) {
       const place = layout[k]
       if (place.spec || place.label || place.leads.length === 0) continue
@@ -113,6 +127,12 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
 /** Whether every match of the brand in the sentence is only listed there (isListedAt). */
 function onlyListed(sentence: ScoredSentence, place: SentenceLayout, inSentence: readonly MentionMatch[], brandId: string): boolean {
   for (const m of inSentence) if (m.brandId === brandId && !isListedAt(sentence, place, m.start, m.end)) return false
+  return true
+}
+
+/** Whether every match of the brand in the sentence names it in passing (isNamedInPassing). */
+function onlyInPassing(sentence: ScoredSentence, inSentence: readonly MentionMatch[], brandId: string): boolean {
+  for (const m of inSentence) if (m.brandId === brandId && !isNamedInPassing(sentence, m.start)) return false
   return true
 }
 

@@ -289,9 +289,39 @@ export function isListedAt(sentence: ScoredSentence, place: SentenceLayout, star
 /** The name ending at `end` runs into a price with no space ("…Earbuds$99.99"), within a card's length and with no sentence or label punctuation between. */
 function isShoppingCard(text: string, end: number): boolean {
   const dollar = text.indexOf('$', end)
-  if (dollar <= end || dollar - end > CARD_NAME_CHARS || !/[^\s\\]/.test(text[dollar - 1]) || !/\d/.test(text[dollar + 1] ?? '')) return false
+  if (dollar < end || dollar - end > CARD_NAME_CHARS || !/[^\s\\]/.test(text[dollar - 1]) || !/\d/.test(text[dollar + 1] ?? '')) return false
   return !/[.!?]\s|[:：\n]/.test(text.slice(end, dollar))
 }
 
 /** The longest rest of a product name in a shopping card, after the brand. */
 const CARD_NAME_CHARS = 120
+
+/**
+ * Words before a name that make it a complement of what the line is about, not its subject:
+ * "works with Google Assistant", "great for Apple users", "EQ via the Soundcore app".
+ */
+const PASSING = new Set(['with', 'for', 'via', 'from', 'to', 'on', 'like', 'including', 'into'])
+/** Tags a name's own phrase or a list of names may hold between such a word and the name ("with Alexa, Google Assistant"). */
+const PHRASE_TAGS = new Set(['PROPN', 'NOUN', 'DET', 'ADJ', 'NUM', 'CCONJ', 'PUNCT', 'PART'])
+
+/**
+ * Whether the name at `start` (offset in the answer) is named in passing: after "with",
+ * "for", "via" …, with only its own phrase or a list of names
+ * between. In a line under another product's item ("### Wyze Cam v4" / "**Integration**:
+ * works with Alexa and Google Assistant"), such a name is not what the line judges.
+ */
+export function isNamedInPassing(sentence: ScoredSentence, start: number): boolean {
+  const tokens = sentence.tokens
+  if (!tokens) return false
+  let t = tokens.to
+  while (t > tokens.from && tokens.offset + tokens.start[t] > start) t--
+  for (let k = t - 1, seen = 0; k >= tokens.from && seen < PASSING_REACH; k--, seen++) {
+    const word = tokens.word[k]
+    if (PASSING.has(word)) return true
+    if (word === ')' || word === ':' || !PHRASE_TAGS.has(tokens.pos[k])) return false
+  }
+  return false
+}
+
+/** How many tokens back a "with"/"for" may stand from the name ("with Alexa, Google Assistant and Apple HomeKit"). */
+const PASSING_REACH = 6

@@ -54,6 +54,18 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(sentiments('Notion is excellent at $10 a month.').Notion).toBeGreaterThan(0.05)
   })
 
+  it("reads a brand named in passing in another product's item as not judged there", () => {
+    const content = ['### 1. **Notion**', '* **Integration**: Works with Slack, Asana and Jira, excellent and delightful', '* Great for Trello users'].join('\n')
+    const s = sentiments(content)
+    expect(s.Notion).toBeGreaterThan(0.05)
+    expect(s.Asana).toBe(0)
+    expect(s.Jira).toBe(0)
+    expect(s.Trello).toBe(0)
+    // The same words about the brand as the line's subject, or under its own item, still count.
+    expect(sentiments(['### 1. **Notion**', '* Asana is excellent and delightful'].join('\n')).Asana).toBeGreaterThan(0.05)
+    expect(sentiments(['### 1. **Asana**', '* Works with Slack, Asana is excellent and delightful'].join('\n')).Asana).toBeGreaterThan(0.05)
+  })
+
   it('reads a section title in title case as naming nothing, so the product above keeps its lines', () => {
     // "**Key Features**:" has two capitals, which inside a sentence make a name.
     const content = ['### 1. **Notion**', '', '* **Price**: $10', '* **Key Features**:', '', '  * Delightful editor', '  * Great for small teams'].join('\n')
