@@ -140,6 +140,9 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(sentiments(pros).Trello).toBeCloseTo((0 + LEXICON.blocks.prosScore * 2) / 3, 12)
     const cons = ['**Jira**', 'Cons: heavy, many settings'].join('\n')
     expect(sentiments(cons).Jira).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
+    // The singular and warning forms label the same list.
+    for (const label of ['Downside', 'Caution', 'Drawback'])
+      expect(sentiments(['**Jira**', `* **${label}:** many settings`].join('\n')).Jira, label).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
   })
 
   it("reads the answer engine's interface text as neutral, not as praise of the brand it names", () => {
