@@ -142,7 +142,8 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     expect(sentiments(cons).Jira).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
     // The singular and warning forms label the same list.
     for (const label of ['Downside', 'Caution', 'Drawback'])
-      expect(sentiments(['**Jira**', `* **${label}:** many settings`].join('\n')).Jira, label).toBeCloseTo(LEXICON.blocks.consScore / 2, 12)
+      expect(sentiments(['**Jira**', `* **${label}:** many settings`].join('\n')).Jira, label).toBeLessThanOrEqual(LEXICON.blocks.consScore / 2)
+    expect(sentiments(['**Jira**', '* **Setup:** many settings'].join('\n')).Jira).toBe(0)
   })
 
   it("reads the answer engine's interface text as neutral, not as praise of the brand it names", () => {
