@@ -148,8 +148,11 @@ const INNER_TITLE = /(?<=^|[^\p{L}\s]|[.!?]\s+)\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L
  * The "other options" titles (others: true) and generic section titles (others: false) in a
  * sentence, by offset in it; null when it has neither (most sentences: checked on the colon first).
  */
-function innerTitles(text: string): { at: number; others: boolean }[] | null {
+function innerTitles(text: string, open: boolean): { at: number; others: boolean }[] | null {
   if (!text.includes(':') && !text.includes('：')) return null
+  // Only a section that is open can close here; otherwise the sentence needs an "other
+  // options" title's first word, capitalised (most sentences have none: skip the scan).
+  if (!open && !OTHERS_FIRST.test(text)) return null
   let found: { at: number; others: boolean }[] | null = null
   for (const m of text.matchAll(INNER_TITLE)) {
     const title = m[0].replace(/\([^()]*\)[ \t]*[:：]$/, '')
@@ -159,6 +162,12 @@ function innerTitles(text: string): { at: number; others: boolean }[] | null {
   }
   return found
 }
+
+/** A capitalised first word of an "other options" title (lexicon `others.first`) at a word's start. */
+const OTHERS_FIRST = new RegExp(
+  `(?<![\\p{L}])(?:${[...LEXICON.others.first].map((w) => w[0].toUpperCase() + w.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}])`,
+  'u',
+)
 
 /** "Factors to Consider When Choosing:", "Things to consider:": a generic section's title (lexicon `sections`), possibly qualified after it. */
 function isSectionTitle(text: string): boolean {
@@ -209,7 +218,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       // A title may also sit inside the sentence, after text run on from a lost line break
       // or a shopping card ("…4.6(3k+)Other Solid Options: KitchenAid …"): the part after it
       // is in the section, up to a generic title.
-      const titles = inOthers ? null : innerTitles(sentence.text)
+      const titles = inOthers ? null : innerTitles(sentence.text, inlineOthers)
       const openAtStart = inlineOthers
       if (titles !== null) {
         let open: boolean = inlineOthers
