@@ -74,6 +74,8 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   }
   /** brands named in each sentence (only those with a match) */
   const named: (Map<string, number> | undefined)[] = new Array(sentences.length)
+  /** the owner is an item of its own (not sentence k itself) that does not name the brand */
+  const isOtherItem = (owner: number | undefined, k: number, brandId: string) => owner !== undefined && owner !== k && !named[owner]?.has(brandId)
   let m = 0
   for (let k = 0; k < sentences.length; k++) {
     const sentence = sentences[k]
@@ -93,9 +95,9 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     }
     // The item the line sits under, when it is another product's: a brand the line names
     // only in passing ("works with Google Assistant") is not what it judges.
-    const owner = ownerOf(place)
     for (const [brandId, score] of scores) {
-      const passing = owner !== undefined && owner !== k && !named[owner]?.has(brandId) && onlyInPassing(sentence, inSentence, brandId)
+      // (The owner is looked up only for a name in passing: most names are not.)
+      const passing = place.leads.length > 0 && onlyInPassing(sentence, inSentence, brandId) && isOtherItem(ownerOf(place), k, brandId)
       // Named in passing or only listed: neutral, whatever list it sits in.
       if (passing || onlyListed(sentence, place, inSentence, brandId)) add(brandId, 0)
       else add(brandId, weigh(place, place.spec ? 0 : score))
