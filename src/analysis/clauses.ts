@@ -56,6 +56,7 @@ interface Clause {
 interface Structure {
   word: string[]
   value: string[]
+  pos: string[]
   score: number[]
   /** token offsets in the line: add `offset` for offsets in the analysed text */
   start: number[]
@@ -71,6 +72,7 @@ interface Structure {
 }
 
 const NOUNISH = new Set(['NOUN', 'PROPN'])
+const MODIFIER = new Set(['ADJ', 'ADV'])
 const PHRASE_PART = new Set(['DET', 'ADJ', 'NUM', 'NOUN', 'PROPN'])
 const VERBISH = new Set(['VERB', 'AUX'])
 const PERSON = new Set(['i', 'we', 'you', 'me', 'us', 'myself', 'ourselves', 'yourself'])
@@ -195,15 +197,21 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
     targets = phrasesAt(structure, spans)
     if (targets.size === 0) return 0
   }
-  // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery").
-  structure = withoutNameWords(structure, targets, spans)
-  const tally = attribute(structure, targets, false, writtenAsName(structure, spans))
+  // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery"). A
+  // target that is no name and no noun at all ("very expensive", "awful", "fairly
+  // priced": a quality configured as the thing tracked) is its own words' verdict; a noun
+  // phrase's adjectives mostly say which one it is ("the bountiful calamari plate",
+  // "a deluxe dining room": tuning part, MAMS lost 5 items and TSA-MD gained 3 when they
+  // counted), so they do not.
+  const name = writtenAsName(structure, spans)
+  structure = withoutNameWords(structure, targets, spans, !name && !spansHoldNoun(structure, spans))
+  const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   return tally.foil ?? 0
 }
 
 /** The structure with the target's own words scoring nothing (a copy of the phrases it touches). */
-function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, spans: readonly [number, number][]): Structure {
+function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, spans: readonly [number, number][], keepModifiers: boolean): Structure {
   let phrases: Phrase[] | null = null
   for (const p of targets) {
     const phrase = structure.phrases[p]
@@ -211,7 +219,11 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     let hits = phrase.hits
     for (let t = phrase.first; t <= phrase.last; t++) {
       const score = structure.score[t]
-      if (score !== 0 && spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])) {
+      if (
+        score !== 0 &&
+        !(keepModifiers && MODIFIER.has(structure.pos[t])) &&
+        spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])
+      ) {
         sum -= score
         hits--
       }
@@ -222,6 +234,16 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     }
   }
   return phrases === null ? structure : { ...structure, phrases }
+}
+
+/** Whether a noun (common or proper) lies inside the spans. */
+function spansHoldNoun(structure: Structure, spans: readonly [number, number][]): boolean {
+  for (let t = 0; t < structure.word.length; t++) {
+    if (!NOUNISH.has(structure.pos[t])) continue
+    const start = structure.offset + structure.start[t]
+    if (spans.some(([from, to]) => start >= from && start < to)) return true
+  }
+  return false
 }
 
 /** Whether the target is written as a name where it occurs (capitalised: "Notion", not "service"). */
@@ -332,7 +354,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
     const head = phraseOf[t - 2]
     if (head >= 0 && phrases[head].clause === phrase.clause) phrase.head = head
   }
-  return { word, value, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
+  return { word, value, pos, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
 }
 
 /** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */

@@ -204,6 +204,15 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
   })
 
+  it('counts the words of a target that is a quality, not a name or a noun', () => {
+    // Tracked as written in lower case with no noun in it, "very expensive" is the verdict itself.
+    expect(alone('Bad: very expensive compared to other services.', 'very expensive')).toBe(-1)
+    expect(alone('Waited an hour for seating and food was awful.', 'awful')).toBe(-1)
+    // A noun phrase's adjective says which one it is; a name's words are never its verdict.
+    expect(alone('Appetizers include a bountiful calamari plate.', 'bountiful calamari plate')).toBe(0)
+    expect(alone('We drove to Best Buy.', 'Best Buy')).toBe(0)
+  })
+
   it('reads a verbless clause whose phrases carry words of their own as a statement, not a bare list', () => {
     // "with very good lining" describes the seats; the clause is no list of names waiting for the next statement.
     expect(alone('What a spectacular car, seats with very good lining, excellent tires.', 'lining')).toBe(1)
