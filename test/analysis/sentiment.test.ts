@@ -104,6 +104,15 @@ describe('textSentiment', () => {
     expect(textSentiment('It is not good.')).toBeLessThan(0)
   })
 
+  it('reads the review words of the domain lexicon that wink leaves neutral (issue 30)', () => {
+    // size, temperature, noise and order complaints; informal praise
+    expect(textSentiment('The bathroom is extremely small.')).toBeLessThan(0)
+    expect(textSentiment('All the food was cold.')).toBeLessThan(0)
+    expect(textSentiment('The music was loud.')).toBeLessThan(0)
+    expect(textSentiment('The place was not very organized.')).toBeLessThan(0)
+    expect(textSentiment('The food is delish.')).toBeGreaterThan(0)
+  })
+
   it('is null for empty or blank text', () => {
     expect(textSentiment('')).toBeNull()
     expect(textSentiment('   \n\t  ')).toBeNull()
