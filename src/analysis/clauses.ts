@@ -846,7 +846,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     let independent: ReadonlySet<number> = NONE
     /** an existential clause: its phrases do not become the current subject */
     let introduces = false
-    if (clause.adjunct && named.length === 0) {
+    if ((clause.adjunct && named.length === 0) || verdictLabel(s, c)) {
       if (owners.length === 0) {
         pendingAdjuncts.push(c)
         continue
@@ -921,6 +921,16 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   // ("For a quiet office, choose Bose").
   for (const early of pendingAdjuncts) events.push({ kind: 'own', c: early, owners: carried, independent: NONE })
   return { events }
+}
+
+/**
+ * "Good: continually updating the catalog", "Bad: very expensive": a sentence opening with
+ * a verdict word and a colon, nothing else, labels what follows as praise or complaint, the
+ * way "Pros:" labels a list. It is said of the next clause's subject (like "For small teams,").
+ */
+function verdictLabel(s: Structure, c: number): boolean {
+  const clause = s.clauses[c]
+  return c === 0 && clause.phrases.length === 0 && !clause.hasVerb && clause.hits > 0 && s.word[clause.last + 1] === ':'
 }
 
 /** "there is/was/are …" at the start of a clause (after an adverb or conjunction at most). */

@@ -204,6 +204,14 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
   })
 
+  it('gives a leading verdict label to what follows it', () => {
+    // "Good:" labels the statement after it, as "Pros:" labels a list.
+    expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
+    expect(alone('Bad: the app keeps logging me out.', 'app')).toBe(-1)
+    // A label that only names a section says nothing.
+    expect(alone('Price: the plan costs $10 a month.', 'plan')).toBe(0)
+  })
+
   it('counts the words of a target that is a quality, not a name or a noun', () => {
     // Tracked as written in lower case with no noun in it, "very expensive" is the verdict itself.
     expect(alone('Bad: very expensive compared to other services.', 'very expensive')).toBe(-1)
