@@ -5,7 +5,20 @@
 // the structure of a sentence is found once, without looking at which brands are
 // configured, and a brand's score then depends only on its own spans. Adding or removing
 // another brand therefore cannot change it. src/analysis/README.md lists the rules.
-import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, NEGATION, PERSONAL_POSSESSIVE, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
+import {
+  ANAPHOR,
+  CLAUSE_OPENERS,
+  CLAUSE_PUNCTUATION,
+  CONDITIONAL,
+  CONTRAST,
+  FOIL,
+  isScopeBreak,
+  NEGATION,
+  PERSONAL_POSSESSIVE,
+  POSSESSIVE,
+  RELATIVE,
+  SHIFT,
+} from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
 import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
 import { LEXICON } from './sentiment-lexicon.js'
@@ -614,7 +627,15 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
     // quantifier's "of" plays the quantifier's part in the clause.
     const quantified = before > clause.first && word[before] === 'of' && phraseOf[before - 1] < 0 && QUANTIFIER.has(word[before - 1])
     const afterPreposition = before >= clause.first && pos[before] === 'ADP' && !quantified
-    if (afterPreposition) phrase.role = 'oblique'
+    // "about the wait or the service", "with guacamole and cheese": a phrase coordinated
+    // with the one before it plays the same part, if the clause ends after it (followed by
+    // a verb or a preposition it starts a statement of its own: "… of use and the battery
+    // is failing", "and engine up to date").
+    const after = phrase.last + 1
+    const ends = after > clause.last || isScopeBreak(word[after]) || COORDINATORS.has(word[after]) || SENTENCE_END.has(word[after])
+    const sibling = ends && before > clause.first && COORDINATORS.has(word[before]) ? phraseOf[before - 1] : -1
+    if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique') phrase.role = 'oblique'
+    else if (afterPreposition) phrase.role = 'oblique'
     else if (verb >= 0 && phrase.first > verb) {
       phrase.role = 'object'
       // "X is a great choice": the complement of a copula, before any other verb.
@@ -889,8 +910,12 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
       if (objects.length === 0 && (byWriter || writerAgain)) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      // "I have no complaints about my stay", "we had problems with the app", "we had a
+      // great time at Luigi's": an object that is itself the verdict is about the phrase
+      // its preposition attaches.
+      const about = byWriter || writerAgain ? objects.flatMap((p) => verdictAbout(s, p)) : []
       const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
-      next = resolved.length > 0 ? resolved : owners
+      next = resolved.length > 0 ? [...resolved, ...about] : owners
       if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
     } else if (clause.kind === 'resume') next = lastMain >= 0 ? ownersOf[lastMain] : owners
     else next = owners
@@ -931,6 +956,24 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
 function verdictLabel(s: Structure, c: number): boolean {
   const clause = s.clauses[c]
   return c === 0 && clause.phrases.length === 0 && !clause.hasVerb && clause.hits > 0 && s.word[clause.last + 1] === ':'
+}
+
+/** Prepositions that attach what a verdict noun is about ("complaints about X", "problems with X", "a great time at X"). */
+const ABOUT = new Set(['about', 'with', 'at', 'for', 'in'])
+
+/** The phrases a verdict-bearing object is about: the one after its preposition and those coordinated with it, in the same clause. */
+function verdictAbout(s: Structure, p: number): number[] {
+  const phrase = s.phrases[p]
+  if (phrase.hits === 0 || phrase.anaphor) return []
+  let t = phrase.last + 1
+  if (!ABOUT.has(s.word[t] ?? '')) return []
+  const out: number[] = []
+  for (let q = s.phraseOf[t + 1] ?? -1; q >= 0 && s.phrases[q].clause === phrase.clause && !s.phrases[q].person; q = s.phraseOf[t + 1] ?? -1) {
+    out.push(q)
+    t = s.phrases[q].last + 1
+    if (!COORDINATORS.has(s.word[t] ?? '')) break
+  }
+  return out
 }
 
 /** "there is/was/are …" at the start of a clause (after an adverb or conjunction at most). */

@@ -204,6 +204,23 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
   })
 
+  it('gives a verdict object of the writer to what its preposition attaches', () => {
+    // "no complaints about X", "problems with X", "a great time at X": the object is the verdict, X what it is about.
+    expect(alone('I have no complaints about my stay here.', 'stay')).toBe(1)
+    expect(alone('We had problems with the checkout, but the staff fixed it.', 'checkout')).toBe(-1)
+    expect(alone('We had a great time at Luigi.', 'Luigi')).toBe(1)
+    // An object that is no verdict leaves the phrase after it alone.
+    expect(alone('I ordered the pasta with clams and it was great.', 'clams')).toBe(0)
+  })
+
+  it('gives a phrase coordinated with a prepositional phrase the same part', () => {
+    const [sentence] = scoreSentences('I have no complaints about the wait or the service.')
+    expect(describeStructure(sentence)).toBe('[main| (i):sP have (no complaints):o about (the wait):b or (the service):b .]')
+    expect(alone('I have no complaints about the wait or the service.', 'service')).toBe(1)
+    // Followed by a verb, it starts a statement of its own.
+    expect(alone('My phone has a week of use and the battery is already failing.', 'battery')).toBe(-1)
+  })
+
   it('gives a leading verdict label to what follows it', () => {
     // "Good:" labels the statement after it, as "Pros:" labels a list.
     expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
