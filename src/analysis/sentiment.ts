@@ -2,7 +2,7 @@
 // ships inside its npm package (no download). Requiring and initialising it costs ~100 ms,
 // so it happens on first use: code paths that import analysis but never score text
 // (CLI commands, read-only API routes) do not pay for it.
-import { isNegationCue, isScopeBreak } from './discourse-words.js'
+import { isBareNegationCue, isNegationCue, isScopeBreak } from './discourse-words.js'
 import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { winkParse } from './wink-parse.js'
@@ -141,11 +141,15 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // ("not cheap but great") or a new clause ("do not have empathy, and when you ask the
     // procedures are slow") ends the scope.
     let cueAt = -1
+    /** "did nt", "was nt": a negation wink does not flag after */
+    let bareAt = -1
     for (let t = startToken; t <= endToken; t++) {
       const scope = info[t].scope
-      if (scope === SCOPE_BREAK) cueAt = -1
+      if (scope === SCOPE_BREAK) cueAt = bareAt = -1
       else if (scope === NEGATION_CUE) cueAt = t
-      if (tokenScore[t] !== 0 && (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
+      else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX') bareAt = t
+      const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
+      if (tokenScore[t] !== 0 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
         scored++
@@ -160,6 +164,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
 
 const SCOPE_BREAK = 1
 const NEGATION_CUE = 2
+const BARE_NEGATION_CUE = 3
 
 /** What the lexicons say of a token's word, looked up once per distinct token text (see wordInfo). */
 interface WordInfo {
@@ -171,7 +176,7 @@ interface WordInfo {
   fallback: number
   /** starts with a letter ("too <word>") */
   letter: boolean
-  /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE), or neither (0) */
+  /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE, BARE_NEGATION_CUE), or neither (0) */
   scope: number
 }
 
@@ -191,7 +196,7 @@ function wordInfo(value: string): WordInfo {
       neutral: LEXICON.neutral.has(word),
       fallback: LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
       letter: /^\p{L}/u.test(word),
-      scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : 0,
+      scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : isBareNegationCue(word) ? BARE_NEGATION_CUE : 0,
     }
     wordInfos.set(value, info)
   }

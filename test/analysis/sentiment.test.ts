@@ -104,6 +104,14 @@ describe('textSentiment', () => {
     expect(textSentiment('It is not good.')).toBeLessThan(0)
   })
 
+  it('negates after a contraction written without its apostrophe', () => {
+    // wink splits "wasnt" into "was" + "nt" and flags nothing after it.
+    expect(textSentiment('The food wasnt good.')).toBeLessThan(0)
+    expect(textSentiment('The bartender didnt give me a detailed bill.')).toBeLessThan(0)
+    // the same reach and clause as the other cues
+    expect(textSentiment('The room wasnt ready, but the staff were great.')).toBeGreaterThan(0)
+  })
+
   it('reads the review words of the domain lexicon that wink leaves neutral (issue 30)', () => {
     // size, temperature, noise and order complaints; informal praise
     expect(textSentiment('The bathroom is extremely small.')).toBeLessThan(0)
