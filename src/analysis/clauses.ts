@@ -906,10 +906,15 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       // clause is about its objects ("I love it": about the current subject).
       // The writer or reader as an object ("the price I pay", "recommended to me") is not
       // what the clause judges.
-      let objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
+      // "I went to the clinic to treat my back": what follows an infinitive is the purpose;
+      // the clause is about what comes before it, when something does.
+      const purpose = byWriter || writerAgain ? purposeAt(s, clause) : -1
+      const main = purpose < 0 ? own : own.filter((p) => phrases[p].first < purpose)
+      let objects = main.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
-      if (objects.length === 0 && (byWriter || writerAgain)) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && purpose >= 0) objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I have no complaints about my stay", "we had problems with the app", "we had a
       // great time at Luigi's": an object that is itself the verdict is about the phrase
       // its preposition attaches.
@@ -956,6 +961,18 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
 function verdictLabel(s: Structure, c: number): boolean {
   const clause = s.clauses[c]
   return c === 0 && clause.phrases.length === 0 && !clause.hasVerb && clause.hits > 0 && s.word[clause.last + 1] === ':'
+}
+
+/** The token where an infinitive of purpose starts after the clause's verb and a phrase ("went to the clinic | to treat …"); -1 if none. */
+function purposeAt(s: Structure, clause: Clause): number {
+  let verb = false
+  for (let t = clause.first; t < clause.last; t++) {
+    if (s.phraseOf[t] >= 0) continue
+    // right after a phrase: "decided to give it a try" is the verb's complement, no purpose
+    if (verb && s.word[t] === 'to' && s.pos[t] === 'PART' && s.pos[t + 1] === 'VERB' && s.phraseOf[t - 1] >= 0) return t
+    if (VERBISH.has(s.pos[t])) verb = true
+  }
+  return -1
 }
 
 /** Prepositions that attach what a verdict noun is about ("complaints about X", "problems with X", "a great time at X"). */

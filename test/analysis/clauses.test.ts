@@ -221,6 +221,14 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('My phone has a week of use and the battery is already failing.', 'battery')).toBe(-1)
   })
 
+  it("reads an infinitive of purpose after the writer's verb as the purpose, not what the clause is about", () => {
+    // "to insure my vehicle" says why; the insurer is where the writer went, and "they" continue it.
+    expect(alone('I went to the insurer to insure my vehicle, they gave me excellent attention.', 'insurer')).toBe(1)
+    expect(alone('I went to the insurer to insure my vehicle, they gave me excellent attention.', 'vehicle')).toBe(0)
+    // "decided to give it a try": the verb's complement, not a purpose.
+    expect(alone('When we looked at the menu we decided to give it a try.', 'menu')).toBe(0)
+  })
+
   it('gives a leading verdict label to what follows it', () => {
     // "Good:" labels the statement after it, as "Pros:" labels a list.
     expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
