@@ -9,6 +9,7 @@ interface LexiconFile {
   neutral: { word: string; reason: string }[]
   comparatives: { word: string; direction: 1 | -1; reason: string }[]
   excess: { score: number; reason: string }
+  absence?: { score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
   sections: { titles: string[]; reason: string }
   others: { first: string[]; last: string[]; reason: string }
@@ -24,6 +25,8 @@ export interface SentimentLexicon {
   comparatives: ReadonlyMap<string, 1 | -1>
   /** score of "too <word>" */
   excess: number
+  /** score of a negated "have" with nothing scored after it ("does not have air conditioning"); 0: off */
+  absence: number
   /** list labels whose items are praise / complaints, lower-cased, and the floor they give */
   blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
   /** heading titles that name a section, not a product (lower-cased) */
@@ -52,6 +55,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     neutral: new Set(raw.neutral.map((e) => e.word)),
     comparatives: new Map(raw.comparatives.map((e) => [e.word, e.direction])),
     excess: raw.excess.score,
+    absence: raw.absence?.score ?? 0,
     blocks: {
       pros: new Set(raw.blocks.pros.labels),
       cons: new Set(raw.blocks.cons.labels),

@@ -155,11 +155,41 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
         scored++
       }
     }
+    // "does not have air conditioning", "doesn't have much range": something missing is a
+    // complaint, but wink reads a negated "have" as nothing. It scores as an absence when
+    // nothing scored follows it within its clause's next few words ("did not have any
+    // problems" is already praise by its negated noun).
+    if (LEXICON.absence !== 0) {
+      for (let t = startToken + 1; t < endToken; t++) {
+        // "never had more than a ten minute wait" bounds an amount; nothing is missing.
+        if (!POSSESSION.has(words[t]) || tokenScore[t] !== 0 || AMOUNT.has(words[t + 1]) || !negatedAt(words, info, pos, t, startToken)) continue
+        let said = false
+        for (let k = t + 1; k <= endToken && k <= t + NEGATION_REACH && info[k].scope !== SCOPE_BREAK; k++) said ||= tokenScore[k] !== 0
+        if (!said) {
+          tokenScore[t] = LEXICON.absence
+          sum += LEXICON.absence
+          scored++
+        }
+      }
+    }
     const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore }
     const sentiment = clampUnit(scored === 0 ? 0 : sum / scored)
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
+}
+
+/** Verbs of possession: negated, they say something is missing. */
+const POSSESSION = new Set(['have', 'has', 'had'])
+const AMOUNT = new Set(['more', 'less', 'fewer', 'over', 'under'])
+
+/** Whether the verb at `t` is negated by the words just before it ("does not have", "didnt have", "never had"). */
+function negatedAt(words: readonly string[], info: readonly WordInfo[], pos: readonly string[], t: number, first: number): boolean {
+  for (let k = t - 1; k >= first && k >= t - 2; k--) {
+    if (info[k].scope === NEGATION_CUE || (info[k].scope === BARE_NEGATION_CUE && k > first && pos[k - 1] === 'AUX')) return words[k] !== 'no'
+    if (pos[k] !== 'AUX' && pos[k] !== 'ADV') return false
+  }
+  return false
 }
 
 const SCOPE_BREAK = 1

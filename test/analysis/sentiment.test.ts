@@ -104,6 +104,15 @@ describe('textSentiment', () => {
     expect(textSentiment('It is not good.')).toBeLessThan(0)
   })
 
+  it('reads a negated "have" with nothing said after it as something missing', () => {
+    expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
+    expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
+    // already a verdict by its own words, or an amount bounded: nothing missing
+    expect(textSentiment("I didn't have any problems with it.")).toBeGreaterThan(0)
+    expect(textSentiment("I've never had more than a ten minute wait.")).toBe(0)
+    expect(textSentiment('It has air conditioning.')).toBe(0)
+  })
+
   it('negates after a contraction written without its apostrophe', () => {
     // wink splits "wasnt" into "was" + "nt" and flags nothing after it.
     expect(textSentiment('The food wasnt good.')).toBeLessThan(0)
