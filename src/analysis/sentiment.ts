@@ -115,6 +115,16 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
   }
 
+  // "the price was low", "very high prices": a price is better the lower it is, while "low"
+  // and "high" alone say nothing. Scored before negation, so "not low" is a complaint.
+  if (LEXICON.costs.score !== 0) {
+    for (let i = 0; i < words.length; i++) {
+      const low = LEXICON.costs.low.has(words[i])
+      if ((!low && !LEXICON.costs.high.has(words[i])) || tokenScore[i] !== 0 || !nearCost(words, info, i)) continue
+      tokenScore[i] = low ? LEXICON.costs.score : -LEXICON.costs.score
+    }
+  }
+
   // An equative ("as good as", "as fast as") compares on the adjective's own scale. wink
   // reads "as good as" as a neutral set phrase and, after "not", often leaves the adjective
   // unflagged, so "X is not as good as Y" scored 0 or even praise: the adjective gets its
@@ -177,6 +187,17 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
+}
+
+/** How far a price noun may stand from its "low"/"high": "the price of the rooms was very high" (5 back), "low prices" (1 ahead). */
+const COST_BACK = 5
+const COST_AHEAD = 2
+
+/** Whether a price noun is said to be low or high by the word at `i` (within its clause). */
+function nearCost(words: readonly string[], info: readonly WordInfo[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - COST_BACK && info[k].scope !== SCOPE_BREAK; k--) if (LEXICON.costs.nouns.has(words[k])) return true
+  for (let k = i + 1; k < words.length && k <= i + COST_AHEAD && info[k].scope !== SCOPE_BREAK; k++) if (LEXICON.costs.nouns.has(words[k])) return true
+  return false
 }
 
 /** Verbs of possession: negated, they say something is missing. */

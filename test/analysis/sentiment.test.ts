@@ -104,6 +104,14 @@ describe('textSentiment', () => {
     expect(textSentiment('It is not good.')).toBeLessThan(0)
   })
 
+  it('reads low prices as praise and high prices as a complaint, and low or high alone as nothing', () => {
+    expect(textSentiment('The price was low.')).toBeGreaterThan(0)
+    expect(textSentiment('The price of the rooms is very high.')).toBeLessThan(0)
+    expect(textSentiment('Great specs at a lower price.')).toBeGreaterThan(0)
+    expect(textSentiment('The price is not low.')).toBeLessThan(0)
+    expect(textSentiment('It has a high refresh rate and a low weight.')).toBe(0)
+  })
+
   it('reads a negated "have" with nothing said after it as something missing', () => {
     expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
     expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
