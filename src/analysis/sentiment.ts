@@ -189,8 +189,8 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   }
 }
 
-/** How far a price noun may stand from its "low"/"high": "the price of the rooms was very high" (5 back), "low prices" (1 ahead). */
-const COST_BACK = 5
+/** How far a price noun may stand from its "low"/"high": "the price of the rooms was very high" (6 back), "low prices" (1 ahead). */
+const COST_BACK = 6
 const COST_AHEAD = 2
 
 /** Whether a price noun is said to be low or high by the word at `i` (within its clause). */
