@@ -877,6 +877,14 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       // A phrase of the clause that carries words of its own ("seats with very good lining",
       // "three wedges of bland potatoes") makes it a statement, not a bare list.
       const bare = clause.hits === 0 && !clause.hasVerb && own.every((p) => phrases[p].hits === 0 && phrases[p].role !== 'object')
+      if (bare && continuesList(s, c, ownersOf[c - 1])) {
+        // "I recommend the jelly fish, drunken chicken and the dumplings", "the food was
+        // very good, particularly the desserts": more of the objects, or examples, of the
+        // statement before, which is theirs too.
+        events.push({ kind: 'own', c: c - 1, owners: named, independent: NONE })
+        events.push({ kind: 'own', c, owners: named, independent: named.length > 1 ? new Set(named) : NONE })
+        continue
+      }
       if (bare && c + 1 < clauses.length && clauses[c + 1].kind !== 'foil') {
         // "Notion, Asana and Trello are great", "**ClickUp**: buggy": names listed
         // without a statement share the next one.
@@ -991,6 +999,26 @@ function verdictAbout(s: Structure, p: number): number[] {
     if (!COORDINATORS.has(s.word[t] ?? '')) break
   }
   return out
+}
+
+/** Words that open examples of what was just said ("…, particularly the desserts"). */
+const EXAMPLE = new Set(['particularly', 'especially', 'notably', 'including', 'like', 'such', 'mainly', 'mostly'])
+
+/**
+ * Whether the verbless list of phrases in clause `c` continues the statement before it
+ * (whose owners are `before`): that statement says something and ends on the object it is
+ * about ("I recommend the jelly fish, drunken chicken …"), or the list opens with an
+ * example word ("…, especially the fish").
+ */
+function continuesList(s: Structure, c: number, before: readonly number[] | undefined): boolean {
+  if (c === 0) return false
+  const prev = s.clauses[c - 1]
+  if (prev.kind === 'conditional' || prev.kind === 'foil' || prev.last + 1 !== s.clauses[c].first - 1 || !saysSomething(s, c - 1)) return false
+  if (EXAMPLE.has(s.word[s.clauses[c].first])) return true
+  // The object must be what the statement is about ("I recommend X"), not merely named in
+  // it ("Popular options include X": the praise is the options').
+  const last = s.phraseOf[prev.last]
+  return last >= 0 && s.phrases[last].role === 'object' && before !== undefined && before.includes(last)
 }
 
 /** "there is/was/are …" at the start of a clause (after an adverb or conjunction at most). */

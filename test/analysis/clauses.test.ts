@@ -229,6 +229,15 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('When we looked at the menu we decided to give it a try.', 'menu')).toBe(0)
   })
 
+  it('gives a list continuing the objects of a statement, or its examples, that statement', () => {
+    // "drunken chicken and the dumplings" are more of what the writer recommends.
+    expect(alone('I recommend the jelly fish, drunken chicken and the soupy dumplings.', 'dumplings')).toBe(1)
+    // "particularly the desserts": an example of the food that was very good.
+    expect(alone('The service was slow, but the food was very good, particularly the desserts.', 'desserts')).toBe(1)
+    // Names merely listed after an object that is not what the praise is about stay neutral.
+    expect(alone('Popular options include Notion, Asana and Trello.', 'Trello')).toBe(0)
+  })
+
   it('gives a leading verdict label to what follows it', () => {
     // "Good:" labels the statement after it, as "Pros:" labels a list.
     expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
