@@ -21,7 +21,7 @@ import {
 } from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
 import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
-import { LEXICON } from './sentiment-lexicon.js'
+import { comparativeAt, LEXICON } from './sentiment-lexicon.js'
 
 type Role = 'subject' | 'object' | 'oblique'
 type ClauseKind = 'main' | 'contrast' | 'foil' | 'resume' | 'relative' | 'conditional'
@@ -347,8 +347,8 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
         continue
       }
       if (VERBISH.has(pos[t])) clause.hasVerb = true
-      const direction = LEXICON.comparatives.get(word[t])
-      if (direction !== undefined && (pos[t] === 'VERB' || pos[t] === 'NOUN')) {
+      const direction = comparativeAt(word, t)
+      if (direction !== 0 && (pos[t] === 'VERB' || pos[t] === 'NOUN')) {
         clause.comparative = direction
         clause.hasVerb = true
       }
@@ -517,7 +517,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       else if (CONTRAST.has(w) && (w !== 'while' || pos[t] === 'SCONJ') && (w !== 'yet' || pos[t] === 'CCONJ' || t === 0 || pos[t - 1] === 'PUNCT')) {
         kind = 'contrast'
         shift = SHIFT.has(w)
-      } else if ((FOIL.has(w) && isFoil(word, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
+      } else if ((FOIL.has(w) && isFoil(word, pos, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
       else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
@@ -565,8 +565,10 @@ function spaced(start: number[], end: number[], t: number): boolean {
 
 // "over" and "compared" compare only before a name or with "with/to"; otherwise they are
 // ordinary words ("over 40 countries", "as compared").
-function isFoil(word: string[], phrases: Phrase[], phraseOf: Int32Array, t: number): boolean {
+function isFoil(word: string[], pos: string[], phrases: Phrase[], phraseOf: Int32Array, t: number): boolean {
   const w = word[t]
+  // "more than makes up for it", "better than expected": a verb after "than" is no compared phrase.
+  if (w === 'than') return pos[t + 1] !== 'VERB'
   if (w === 'over') {
     const p = phraseOf[t + 1] ?? -1
     return p >= 0 && phrases[p].entity
@@ -613,7 +615,7 @@ function startsClause(word: string[], pos: string[], phraseOf: Int32Array, phras
 function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: string[], phraseOf: Int32Array): void {
   let verb = -1
   for (let t = clause.first; t <= clause.last; t++) {
-    if (phraseOf[t] < 0 && (VERBISH.has(pos[t]) || LEXICON.comparatives.has(word[t]))) {
+    if (phraseOf[t] < 0 && (VERBISH.has(pos[t]) || comparativeAt(word, t) !== 0)) {
       verb = t
       break
     }

@@ -24,6 +24,8 @@ export interface SentimentLexicon {
   neutral: ReadonlySet<string>
   /** verbs that rank their subject above (1) or below (-1) their object */
   comparatives: ReadonlyMap<string, 1 | -1>
+  /** the same for phrasal verbs ("makes up for"), by first word: the words after it and the direction */
+  phrasalComparatives: ReadonlyMap<string, readonly { rest: readonly string[]; direction: 1 | -1 }[]>
   /** score of "too <word>" */
   excess: number
   /** price nouns, and the size words that praise (low) or criticise (high) them, at ±score */
@@ -56,7 +58,8 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   return {
     scores,
     neutral: new Set(raw.neutral.map((e) => e.word)),
-    comparatives: new Map(raw.comparatives.map((e) => [e.word, e.direction])),
+    comparatives: new Map(raw.comparatives.filter((e) => !e.word.includes(' ')).map((e) => [e.word, e.direction])),
+    phrasalComparatives: phrasal(raw.comparatives.filter((e) => e.word.includes(' '))),
     excess: raw.excess.score,
     absence: raw.absence?.score ?? 0,
     costs: { nouns: new Set(raw.costs?.nouns ?? []), low: new Set(raw.costs?.low ?? []), high: new Set(raw.costs?.high ?? []), score: raw.costs?.score ?? 0 },
@@ -72,4 +75,25 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   }
 }
 
+function phrasal(entries: { word: string; direction: 1 | -1 }[]): Map<string, { rest: string[]; direction: 1 | -1 }[]> {
+  const out = new Map<string, { rest: string[]; direction: 1 | -1 }[]>()
+  for (const e of entries) {
+    const [first, ...rest] = e.word.split(/\s+/)
+    const list = out.get(first)
+    if (list) list.push({ rest, direction: e.direction })
+    else out.set(first, [{ rest, direction: e.direction }])
+  }
+  return out
+}
+
 export const LEXICON: SentimentLexicon = loadSentimentLexicon()
+
+/** The direction of a comparative verb at `t` (one word, or a phrasal verb starting there: "makes up for"); 0 if none. */
+export function comparativeAt(words: readonly string[], t: number): number {
+  const single = LEXICON.comparatives.get(words[t])
+  if (single !== undefined) return single
+  const candidates = LEXICON.phrasalComparatives.get(words[t])
+  if (candidates === undefined) return 0
+  for (const { rest, direction } of candidates) if (rest.every((w, k) => words[t + 1 + k] === w)) return direction
+  return 0
+}

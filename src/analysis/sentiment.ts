@@ -4,7 +4,7 @@
 // (CLI commands, read-only API routes) do not pay for it.
 import { isBareNegationCue, isNegationCue, isScopeBreak } from './discourse-words.js'
 import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
-import { LEXICON } from './sentiment-lexicon.js'
+import { comparativeAt, LEXICON } from './sentiment-lexicon.js'
 import { winkParse } from './wink-parse.js'
 
 export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
@@ -113,6 +113,11 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
     // adjective.
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
+  }
+
+  // A phrasal comparative verb ("X more than makes up for Y") scores its first word, like "beats".
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (tokenScore[i] === 0 && LEXICON.phrasalComparatives.has(words[i])) tokenScore[i] = COMPARATIVE_SCORE * comparativeAt(words, i)
   }
 
   // "the price was low", "very high prices": a price is better the lower it is, while "low"

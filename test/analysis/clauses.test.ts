@@ -238,6 +238,14 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Popular options include Notion, Asana and Trello.', 'Trello')).toBe(0)
   })
 
+  it('reads "makes up for" as a comparative verb, and "than" before a verb as no comparison', () => {
+    // the subject outweighs the object's shortcoming
+    expect(alone('The wait is long, but the food more than makes up for it.', 'food')).toBe(1)
+    expect(alone('The food more than makes up for the slow service.', 'service')).toBe(-1)
+    // a phrasal verb's words must come in a row
+    expect(alone('The food makes us wait.', 'food')).toBe(0)
+  })
+
   it('gives a leading verdict label to what follows it', () => {
     // "Good:" labels the statement after it, as "Pros:" labels a list.
     expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
