@@ -136,6 +136,8 @@ describe('textSentiment', () => {
     expect(textSentiment('The music was loud.')).toBeLessThan(0)
     expect(textSentiment('The place was not very organized.')).toBeLessThan(0)
     expect(textSentiment('The food is delish.')).toBeGreaterThan(0)
+    expect(textSentiment('Stellar battery life.')).toBeGreaterThan(0)
+    expect(textSentiment('The hostess was snooty and dismissive.')).toBeLessThan(0)
     // words wink scores that are no verdict in reviews
     expect(textSentiment('They kept us waiting at the bar.')).toBe(0)
     expect(textSentiment('We met in the hotel lobby.')).toBe(0)
