@@ -220,7 +220,30 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   structure = withoutNameWords(structure, targets, spans, !name && !spansHoldNoun(structure, spans))
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
-  return tally.foil ?? 0
+  if (tally.foil !== null) return tally.foil
+  return loneInClause(structure, targets)
+}
+
+/**
+ * A target that nothing was attributed to but that is the only thing named in a clause
+ * saying something ("for the price it is very good", "there are teas I loved, like
+ * strawberry tea", "works brilliantly with Shopify"): nothing else there can be what the
+ * words are about, so they are its (tuning part: TSA-MD +3, MAMS -2).
+ */
+function loneInClause(s: Structure, targets: ReadonlySet<number>): number {
+  for (const p of targets) {
+    const clause = s.clauses[s.phrases[p].clause]
+    if (!clause || clause.hits === 0 || clause.kind === 'conditional' || clause.kind === 'foil') continue
+    if (clause.phrases.some((q) => !targets.has(q) && !s.phrases[q].person && !s.phrases[q].anaphor)) continue
+    let sum = clause.sum
+    let hits = clause.hits
+    for (const q of clause.phrases) {
+      sum += s.phrases[q].sum
+      hits += s.phrases[q].hits
+    }
+    return clamp(sum / hits)
+  }
+  return 0
 }
 
 /** The structure with the target's own words scoring nothing (a copy of the phrases it touches). */

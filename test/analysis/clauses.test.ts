@@ -246,6 +246,13 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('The food makes us wait.', 'food')).toBe(0)
   })
 
+  it('gives a target that nothing was attributed to the words of a clause where it is the only thing named', () => {
+    expect(alone('Very good phone, and for the price it is very very good.', 'price')).toBe(1)
+    expect(alone('Unlike Mailchimp, Klaviyo syncs purchase data natively and works brilliantly with Shopify.', 'Shopify')).toBe(1)
+    // not when another phrase in the clause can be what the words are about
+    expect(alone('The staff were great with the kids.', 'kids')).toBe(0)
+  })
+
   it('gives a leading verdict label to what follows it', () => {
     // "Good:" labels the statement after it, as "Pros:" labels a list.
     expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
