@@ -635,6 +635,11 @@ function startsClause(word: string[], pos: string[], phraseOf: Int32Array, phras
   return k < pos.length && VERBISH.has(pos[k])
 }
 
+/** Whether the clause ends at token `t` (past its end, clause punctuation, a contrast or coordinator, the sentence's end). */
+function endsClause(word: string[], clause: Clause, t: number): boolean {
+  return t > clause.last || isScopeBreak(word[t]) || COORDINATORS.has(word[t]) || SENTENCE_END.has(word[t])
+}
+
 function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: string[], phraseOf: Int32Array): void {
   let verb = -1
   for (let t = clause.first; t <= clause.last; t++) {
@@ -656,10 +661,8 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
     // with the one before it plays the same part, if the clause ends after it (followed by
     // a verb or a preposition it starts a statement of its own: "… of use and the battery
     // is failing", "and engine up to date").
-    const after = phrase.last + 1
-    const ends = after > clause.last || isScopeBreak(word[after]) || COORDINATORS.has(word[after]) || SENTENCE_END.has(word[after])
-    const sibling = ends && before > clause.first && COORDINATORS.has(word[before]) ? phraseOf[before - 1] : -1
-    if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique') phrase.role = 'oblique'
+    const sibling = before > clause.first && COORDINATORS.has(word[before]) ? phraseOf[before - 1] : -1
+    if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique' && endsClause(word, clause, phrase.last + 1)) phrase.role = 'oblique'
     else if (afterPreposition) phrase.role = 'oblique'
     else if (verb >= 0 && phrase.first > verb) {
       phrase.role = 'object'

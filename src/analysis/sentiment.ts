@@ -101,9 +101,12 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   for (const [first, , score] of hits) tokenScore[first] = score
   const words = new Array<string>(values.length)
   const info = new Array<WordInfo>(values.length)
+  // Which of the context rules below this line needs (most lines need none of them).
+  let context = 0
   for (let i = 0; i < words.length; i++) {
     const word = (info[i] = wordInfo(values[i]))
     words[i] = word.lower
+    context |= word.context
     if (word.neutral) tokenScore[i] = 0
     else if (tokenScore[i] === 0) tokenScore[i] = word.fallback
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
@@ -116,13 +119,15 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   }
 
   // A phrasal comparative verb ("X more than makes up for Y") scores its first word, like "beats".
-  for (let i = 0; i + 1 < words.length; i++) {
-    if (tokenScore[i] === 0 && LEXICON.phrasalComparatives.has(words[i])) tokenScore[i] = COMPARATIVE_SCORE * comparativeAt(words, i)
+  if (context & PHRASAL_WORD) {
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (tokenScore[i] === 0 && info[i].context & PHRASAL_WORD) tokenScore[i] = COMPARATIVE_SCORE * comparativeAt(words, i)
+    }
   }
 
   // "the price was low", "very high prices": a price is better the lower it is, while "low"
   // and "high" alone say nothing. Scored before negation, so "not low" is a complaint.
-  if (LEXICON.costs.score !== 0) {
+  if (LEXICON.costs.score !== 0 && context & COST_SIZE_WORD && context & COST_NOUN) {
     for (let i = 0; i < words.length; i++) {
       const low = LEXICON.costs.low.has(words[i])
       if ((!low && !LEXICON.costs.high.has(words[i])) || tokenScore[i] !== 0 || !nearCost(words, info, i)) continue
@@ -174,7 +179,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // complaint, but wink reads a negated "have" as nothing. It scores as an absence when
     // nothing scored follows it within its clause's next few words ("did not have any
     // problems" is already praise by its negated noun).
-    if (LEXICON.absence !== 0) {
+    if (LEXICON.absence !== 0 && context & POSSESSION_WORD) {
       for (let t = startToken + 1; t < endToken; t++) {
         // "never had more than a ten minute wait" bounds an amount; nothing is missing.
         if (!POSSESSION.has(words[t]) || tokenScore[t] !== 0 || AMOUNT.has(words[t + 1]) || !negatedAt(words, info, pos, t, startToken)) continue
@@ -234,7 +239,14 @@ interface WordInfo {
   letter: boolean
   /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE, BARE_NEGATION_CUE), or neither (0) */
   scope: number
+  /** which context rules the word takes part in (PHRASAL_WORD, COST_NOUN, COST_SIZE_WORD, POSSESSION_WORD bits) */
+  context: number
 }
+
+const PHRASAL_WORD = 1
+const COST_NOUN = 2
+const COST_SIZE_WORD = 4
+const POSSESSION_WORD = 8
 
 // Every token of every line was lower-cased and asked the same five sets and maps; answers
 // reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
@@ -253,6 +265,11 @@ function wordInfo(value: string): WordInfo {
       fallback: LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
       letter: /^\p{L}/u.test(word),
       scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : isBareNegationCue(word) ? BARE_NEGATION_CUE : 0,
+      context:
+        (LEXICON.phrasalComparatives.has(word) ? PHRASAL_WORD : 0) |
+        (LEXICON.costs.nouns.has(word) ? COST_NOUN : 0) |
+        (LEXICON.costs.low.has(word) || LEXICON.costs.high.has(word) ? COST_SIZE_WORD : 0) |
+        (POSSESSION.has(word) ? POSSESSION_WORD : 0),
     }
     wordInfos.set(value, info)
   }
