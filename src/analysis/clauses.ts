@@ -861,6 +861,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   const ownersOf: number[][] = []
   /** the last clause with a subject had the writer or reader as it ("I love the decor but …") */
   let writerSubject = false
+  /** what the writer's last clause was about ("I bought this car"), when no name is current */
+  let writerTopic: number[] = []
 
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -920,10 +922,12 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         continue
       }
       const possessed = named.some((p) => phrases[p].possessed)
-      if (possessed || (!named.some(isEntity) && entityOwners.length > 0 && clause.kind !== 'resume')) {
+      const topics = entityOwners.length > 0 ? entityOwners : writerTopic
+      if (possessed || (!named.some(isEntity) && topics.length > 0 && clause.kind !== 'resume')) {
         // "its pricing is confusing" (an aspect of the current subject), "the screen is
-        // dim" (an aspect of the current name).
-        next = [...named, ...(possessed ? owners : entityOwners)]
+        // dim" (an aspect of the current name), "I bought this car, and the engine is
+        // failing" (an aspect of what the writer spoke of).
+        next = [...named, ...(possessed ? owners : topics)]
         if (!named.every((p) => phrases[p].possessed)) independent = new Set(named.filter((p) => !phrases[p].possessed))
       } else {
         next = named
@@ -957,6 +961,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       const about = byWriter || writerAgain ? objects.flatMap((p) => verdictAbout(s, p)) : []
       const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
       next = resolved.length > 0 ? [...resolved, ...about] : owners
+      // Only "this car", "that place": the demonstrative points at the thing under review.
+      if (resolved.length > 0) writerTopic = resolved.filter((p) => p >= 0 && !phrases[p].anaphor && DEMONSTRATIVE.has(s.word[phrases[p].first]))
       if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
     } else if (clause.kind === 'resume') next = lastMain >= 0 ? ownersOf[lastMain] : owners
     else next = owners
@@ -1028,6 +1034,9 @@ function verdictAbout(s: Structure, p: number): number[] {
   }
   return out
 }
+
+/** Determiners that point at the thing under review ("I bought this car"). */
+const DEMONSTRATIVE = new Set(['this', 'that', 'these', 'those'])
 
 /** Words that open examples of what was just said ("…, particularly the desserts"). */
 const EXAMPLE = new Set(['particularly', 'especially', 'notably', 'including', 'like', 'such', 'mainly', 'mostly'])

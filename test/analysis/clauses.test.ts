@@ -253,6 +253,13 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('The staff were great with the kids.', 'kids')).toBe(0)
   })
 
+  it('reads a common-noun subject after "I bought this X" as an aspect of X', () => {
+    // the demonstrative points at the thing under review: its engine failing is a complaint about it
+    expect(alone('I bought this car three months ago, and the engine is failing.', 'car')).toBe(-1)
+    // without it, what the writer merely had stays out of the next clause's verdict
+    expect(alone('I had a turkey melt, the turkey was fresh.', 'turkey melt')).toBe(0)
+  })
+
   it('gives a leading verdict label to what follows it', () => {
     // "Good:" labels the statement after it, as "Pros:" labels a list.
     expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
