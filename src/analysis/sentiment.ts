@@ -165,7 +165,8 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     let bareAt = -1
     for (let t = startToken; t <= endToken; t++) {
       const scope = info[t].scope
-      if (scope === SCOPE_BREAK) cueAt = bareAt = -1
+      // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
+      if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
       else if (scope === NEGATION_CUE) cueAt = t
       else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX') bareAt = t
       const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH

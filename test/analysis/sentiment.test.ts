@@ -121,6 +121,11 @@ describe('textSentiment', () => {
     expect(textSentiment('It has air conditioning.')).toBe(0)
   })
 
+  it("keeps a negation's scope across a hyphen inside a word", () => {
+    // "not-to-shabby": the hyphens join the words (a spaced dash still ends the scope).
+    expect(textSentiment('The desserts are not-to-shabby.')).toBeGreaterThan(0)
+  })
+
   it('negates after a contraction written without its apostrophe', () => {
     // wink splits "wasnt" into "was" + "nt" and flags nothing after it.
     expect(textSentiment('The food wasnt good.')).toBeLessThan(0)
