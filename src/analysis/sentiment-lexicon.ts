@@ -10,6 +10,7 @@ interface LexiconFile {
   comparatives: { word: string; direction: 1 | -1; reason: string }[]
   excess: { score: number; reason: string }
   absence?: { score: number; reason: string }
+  returns?: { modals: string[]; score: number; reason: string }
   costs?: { nouns: string[]; low: string[]; high: string[]; score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
   sections: { titles: string[]; reason: string }
@@ -30,6 +31,8 @@ export interface SentimentLexicon {
   excess: number
   /** price nouns, and the size words that praise (low) or criticise (high) them, at ±score */
   costs: { nouns: ReadonlySet<string>; low: ReadonlySet<string>; high: ReadonlySet<string>; score: number }
+  /** modals that make "again"/"return to"/"come back" an intent to come back (±score, negated: a complaint) */
+  returns: { modals: ReadonlySet<string>; score: number }
   /** score of a negated "have" with nothing scored after it ("does not have air conditioning"); 0: off */
   absence: number
   /** list labels whose items are praise / complaints, lower-cased, and the floor they give */
@@ -62,6 +65,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     phrasalComparatives: phrasal(raw.comparatives.filter((e) => e.word.includes(' '))),
     excess: raw.excess.score,
     absence: raw.absence?.score ?? 0,
+    returns: { modals: new Set(raw.returns?.modals ?? []), score: raw.returns?.score ?? 0 },
     costs: { nouns: new Set(raw.costs?.nouns ?? []), low: new Set(raw.costs?.low ?? []), high: new Set(raw.costs?.high ?? []), score: raw.costs?.score ?? 0 },
     blocks: {
       pros: new Set(raw.blocks.pros.labels),

@@ -125,6 +125,28 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     }
   }
 
+  // "I will definitely come back", "we would return to this place", "I will never fly with
+  // them again": meaning to come back is a recommendation, negated a complaint. Settled
+  // here (the negation between the modal and the word decides), so the pass below leaves it.
+  let settled: Uint8Array | null = null
+  if (LEXICON.returns.score !== 0 && context & RETURN_WORD) {
+    for (let i = 1; i < words.length; i++) {
+      if (tokenScore[i] !== 0 || !returnsAt(words, pos, i)) continue
+      let modal = -1
+      let negatedReturn = false
+      for (let k = i - 1; k >= 0 && k >= i - RETURN_REACH && info[k].scope !== SCOPE_BREAK; k--) {
+        if (info[k].scope === NEGATION_CUE || info[k].scope === BARE_NEGATION_CUE) negatedReturn = true
+        if (LEXICON.returns.modals.has(words[k])) {
+          modal = k
+          break
+        }
+      }
+      if (modal === -1) continue
+      tokenScore[i] = negatedReturn ? -LEXICON.returns.score : LEXICON.returns.score
+      ;(settled ??= new Uint8Array(words.length))[i] = 1
+    }
+  }
+
   // "the price was low", "very high prices": a price is better the lower it is, while "low"
   // and "high" alone say nothing. Scored before negation, so "not low" is a complaint.
   if (LEXICON.costs.score !== 0 && context & COST_SIZE_WORD && context & COST_NOUN) {
@@ -170,7 +192,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       else if (scope === NEGATION_CUE) cueAt = t
       else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX') bareAt = t
       const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
-      if (tokenScore[t] !== 0 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
+      if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
         scored++
@@ -244,6 +266,19 @@ interface WordInfo {
   context: number
 }
 
+const RETURN_WORD = 16
+/** How far back a modal may stand from "again" ("I will definitely be visiting this place again": 6). */
+const RETURN_REACH = 8
+const COMING = new Set(['come', 'coming', 'be', 'go', 'going', 'get', 'head'])
+
+/** "again", "return to …" / "return." and "come/be/go back": the words of coming back. */
+function returnsAt(words: readonly string[], pos: readonly string[], i: number): boolean {
+  const w = words[i]
+  if (w === 'again') return true
+  if (w === 'return') return pos[i] === 'VERB' && (i + 1 === words.length || words[i + 1] === 'to' || !/\p{L}/u.test(words[i + 1]))
+  return w === 'back' && COMING.has(words[i - 1])
+}
+
 const PHRASAL_WORD = 1
 const COST_NOUN = 2
 const COST_SIZE_WORD = 4
@@ -270,7 +305,8 @@ function wordInfo(value: string): WordInfo {
         (LEXICON.phrasalComparatives.has(word) ? PHRASAL_WORD : 0) |
         (LEXICON.costs.nouns.has(word) ? COST_NOUN : 0) |
         (LEXICON.costs.low.has(word) || LEXICON.costs.high.has(word) ? COST_SIZE_WORD : 0) |
-        (POSSESSION.has(word) ? POSSESSION_WORD : 0),
+        (POSSESSION.has(word) ? POSSESSION_WORD : 0) |
+        (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0),
     }
     wordInfos.set(value, info)
   }

@@ -112,6 +112,16 @@ describe('textSentiment', () => {
     expect(textSentiment('It has a high refresh rate and a low weight.')).toBe(0)
   })
 
+  it('reads meaning to come back as a recommendation, and never coming back as a complaint', () => {
+    expect(textSentiment('I will definitely be visiting this place again.')).toBeGreaterThan(0)
+    expect(textSentiment('We would return to that place.')).toBeGreaterThan(0)
+    expect(textSentiment('I will never fly with that airline again.')).toBeLessThan(0)
+    expect(textSentiment("I won't be back.")).toBeLessThan(0)
+    // without a modal it only tells what happened; sending something back is no visit
+    expect(textSentiment('We went there again on Friday.')).toBe(0)
+    expect(textSentiment('We would have to send it back.')).toBe(0)
+  })
+
   it('reads a negated "have" with nothing said after it as something missing', () => {
     expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
     expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
