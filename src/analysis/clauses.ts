@@ -5,10 +5,23 @@
 // the structure of a sentence is found once, without looking at which brands are
 // configured, and a brand's score then depends only on its own spans. Adding or removing
 // another brand therefore cannot change it. src/analysis/README.md lists the rules.
-import { ANAPHOR, CLAUSE_OPENERS, CLAUSE_PUNCTUATION, CONDITIONAL, CONTRAST, FOIL, NEGATION, PERSONAL_POSSESSIVE, POSSESSIVE, RELATIVE, SHIFT } from './discourse-words.js'
+import {
+  ANAPHOR,
+  CLAUSE_OPENERS,
+  CLAUSE_PUNCTUATION,
+  CONDITIONAL,
+  CONTRAST,
+  FOIL,
+  isScopeBreak,
+  NEGATION,
+  PERSONAL_POSSESSIVE,
+  POSSESSIVE,
+  RELATIVE,
+  SHIFT,
+} from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
 import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
-import { LEXICON } from './sentiment-lexicon.js'
+import { comparativeAt, LEXICON } from './sentiment-lexicon.js'
 
 type Role = 'subject' | 'object' | 'oblique'
 type ClauseKind = 'main' | 'contrast' | 'foil' | 'resume' | 'relative' | 'conditional'
@@ -56,6 +69,7 @@ interface Clause {
 interface Structure {
   word: string[]
   value: string[]
+  pos: string[]
   score: number[]
   /** token offsets in the line: add `offset` for offsets in the analysed text */
   start: number[]
@@ -71,6 +85,7 @@ interface Structure {
 }
 
 const NOUNISH = new Set(['NOUN', 'PROPN'])
+const MODIFIER = new Set(['ADJ', 'ADV'])
 const PHRASE_PART = new Set(['DET', 'ADJ', 'NUM', 'NOUN', 'PROPN'])
 const VERBISH = new Set(['VERB', 'AUX'])
 const PERSON = new Set(['i', 'we', 'you', 'me', 'us', 'myself', 'ourselves', 'yourself'])
@@ -195,15 +210,44 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
     targets = phrasesAt(structure, spans)
     if (targets.size === 0) return 0
   }
-  // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery").
-  structure = withoutNameWords(structure, targets, spans)
-  const tally = attribute(structure, targets, false, writtenAsName(structure, spans))
+  // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery"). A
+  // target that is no name and no noun at all ("very expensive", "awful", "fairly
+  // priced": a quality configured as the thing tracked) is its own words' verdict; a noun
+  // phrase's adjectives mostly say which one it is ("the bountiful calamari plate",
+  // "a deluxe dining room": tuning part, MAMS lost 5 items and TSA-MD gained 3 when they
+  // counted), so they do not.
+  const name = writtenAsName(structure, spans)
+  structure = withoutNameWords(structure, targets, spans, !name && !spansHoldNoun(structure, spans))
+  const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
-  return tally.foil ?? 0
+  if (tally.foil !== null) return tally.foil
+  return loneInClause(structure, targets)
+}
+
+/**
+ * A target that nothing was attributed to but that is the only thing named in a clause
+ * saying something ("for the price it is very good", "there are teas I loved, like
+ * strawberry tea", "works brilliantly with Shopify"): nothing else there can be what the
+ * words are about, so they are its (tuning part: TSA-MD +3, MAMS -2).
+ */
+function loneInClause(s: Structure, targets: ReadonlySet<number>): number {
+  for (const p of targets) {
+    const clause = s.clauses[s.phrases[p].clause]
+    if (!clause || clause.hits === 0 || clause.kind === 'conditional' || clause.kind === 'foil') continue
+    if (clause.phrases.some((q) => !targets.has(q) && !s.phrases[q].person && !s.phrases[q].anaphor)) continue
+    let sum = clause.sum
+    let hits = clause.hits
+    for (const q of clause.phrases) {
+      sum += s.phrases[q].sum
+      hits += s.phrases[q].hits
+    }
+    return clamp(sum / hits)
+  }
+  return 0
 }
 
 /** The structure with the target's own words scoring nothing (a copy of the phrases it touches). */
-function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, spans: readonly [number, number][]): Structure {
+function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, spans: readonly [number, number][], keepModifiers: boolean): Structure {
   let phrases: Phrase[] | null = null
   for (const p of targets) {
     const phrase = structure.phrases[p]
@@ -211,7 +255,11 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     let hits = phrase.hits
     for (let t = phrase.first; t <= phrase.last; t++) {
       const score = structure.score[t]
-      if (score !== 0 && spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])) {
+      if (
+        score !== 0 &&
+        !(keepModifiers && MODIFIER.has(structure.pos[t])) &&
+        spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])
+      ) {
         sum -= score
         hits--
       }
@@ -222,6 +270,16 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     }
   }
   return phrases === null ? structure : { ...structure, phrases }
+}
+
+/** Whether a noun (common or proper) lies inside the spans. */
+function spansHoldNoun(structure: Structure, spans: readonly [number, number][]): boolean {
+  for (let t = 0; t < structure.word.length; t++) {
+    if (!NOUNISH.has(structure.pos[t])) continue
+    const start = structure.offset + structure.start[t]
+    if (spans.some(([from, to]) => start >= from && start < to)) return true
+  }
+  return false
 }
 
 /** Whether the target is written as a name where it occurs (capitalised: "Notion", not "service"). */
@@ -312,8 +370,8 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
         continue
       }
       if (VERBISH.has(pos[t])) clause.hasVerb = true
-      const direction = LEXICON.comparatives.get(word[t])
-      if (direction !== undefined && (pos[t] === 'VERB' || pos[t] === 'NOUN')) {
+      const direction = comparativeAt(word, t)
+      if (direction !== 0 && (pos[t] === 'VERB' || pos[t] === 'NOUN')) {
         clause.comparative = direction
         clause.hasVerb = true
       }
@@ -332,7 +390,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
     const head = phraseOf[t - 2]
     if (head >= 0 && phrases[head].clause === phrase.clause) phrase.head = head
   }
-  return { word, value, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
+  return { word, value, pos, score, start, end, offset: tokens.offset, phrases, clauses, phraseOf }
 }
 
 /** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */
@@ -482,7 +540,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       else if (CONTRAST.has(w) && (w !== 'while' || pos[t] === 'SCONJ') && (w !== 'yet' || pos[t] === 'CCONJ' || t === 0 || pos[t - 1] === 'PUNCT')) {
         kind = 'contrast'
         shift = SHIFT.has(w)
-      } else if ((FOIL.has(w) && isFoil(word, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
+      } else if ((FOIL.has(w) && isFoil(word, pos, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
       else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
@@ -530,8 +588,10 @@ function spaced(start: number[], end: number[], t: number): boolean {
 
 // "over" and "compared" compare only before a name or with "with/to"; otherwise they are
 // ordinary words ("over 40 countries", "as compared").
-function isFoil(word: string[], phrases: Phrase[], phraseOf: Int32Array, t: number): boolean {
+function isFoil(word: string[], pos: string[], phrases: Phrase[], phraseOf: Int32Array, t: number): boolean {
   const w = word[t]
+  // "more than makes up for it", "better than expected": a verb after "than" is no compared phrase.
+  if (w === 'than') return pos[t + 1] !== 'VERB'
   if (w === 'over') {
     const p = phraseOf[t + 1] ?? -1
     return p >= 0 && phrases[p].entity
@@ -575,10 +635,15 @@ function startsClause(word: string[], pos: string[], phraseOf: Int32Array, phras
   return k < pos.length && VERBISH.has(pos[k])
 }
 
+/** Whether the clause ends at token `t` (past its end, clause punctuation, a contrast or coordinator, the sentence's end). */
+function endsClause(word: string[], clause: Clause, t: number): boolean {
+  return t > clause.last || isScopeBreak(word[t]) || COORDINATORS.has(word[t]) || SENTENCE_END.has(word[t])
+}
+
 function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: string[], phraseOf: Int32Array): void {
   let verb = -1
   for (let t = clause.first; t <= clause.last; t++) {
-    if (phraseOf[t] < 0 && (VERBISH.has(pos[t]) || LEXICON.comparatives.has(word[t]))) {
+    if (phraseOf[t] < 0 && (VERBISH.has(pos[t]) || comparativeAt(word, t) !== 0)) {
       verb = t
       break
     }
@@ -592,7 +657,13 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
     // quantifier's "of" plays the quantifier's part in the clause.
     const quantified = before > clause.first && word[before] === 'of' && phraseOf[before - 1] < 0 && QUANTIFIER.has(word[before - 1])
     const afterPreposition = before >= clause.first && pos[before] === 'ADP' && !quantified
-    if (afterPreposition) phrase.role = 'oblique'
+    // "about the wait or the service", "with guacamole and cheese": a phrase coordinated
+    // with the one before it plays the same part, if the clause ends after it (followed by
+    // a verb or a preposition it starts a statement of its own: "… of use and the battery
+    // is failing", "and engine up to date").
+    const sibling = before > clause.first && COORDINATORS.has(word[before]) ? phraseOf[before - 1] : -1
+    if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique' && endsClause(word, clause, phrase.last + 1)) phrase.role = 'oblique'
+    else if (afterPreposition) phrase.role = 'oblique'
     else if (verb >= 0 && phrase.first > verb) {
       phrase.role = 'object'
       // "X is a great choice": the complement of a copula, before any other verb.
@@ -790,6 +861,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   const ownersOf: number[][] = []
   /** the last clause with a subject had the writer or reader as it ("I love the decor but …") */
   let writerSubject = false
+  /** what the writer's last clause was about ("I bought this car"), when no name is current */
+  let writerTopic: number[] = []
 
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -824,7 +897,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     let independent: ReadonlySet<number> = NONE
     /** an existential clause: its phrases do not become the current subject */
     let introduces = false
-    if (clause.adjunct && named.length === 0) {
+    if ((clause.adjunct && named.length === 0) || verdictLabel(s, c)) {
       if (owners.length === 0) {
         pendingAdjuncts.push(c)
         continue
@@ -834,6 +907,14 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       // A phrase of the clause that carries words of its own ("seats with very good lining",
       // "three wedges of bland potatoes") makes it a statement, not a bare list.
       const bare = clause.hits === 0 && !clause.hasVerb && own.every((p) => phrases[p].hits === 0 && phrases[p].role !== 'object')
+      if (bare && continuesList(s, c, ownersOf[c - 1])) {
+        // "I recommend the jelly fish, drunken chicken and the dumplings", "the food was
+        // very good, particularly the desserts": more of the objects, or examples, of the
+        // statement before, which is theirs too.
+        events.push({ kind: 'own', c: c - 1, owners: named, independent: NONE })
+        events.push({ kind: 'own', c, owners: named, independent: named.length > 1 ? new Set(named) : NONE })
+        continue
+      }
       if (bare && c + 1 < clauses.length && clauses[c + 1].kind !== 'foil') {
         // "Notion, Asana and Trello are great", "**ClickUp**: buggy": names listed
         // without a statement share the next one.
@@ -841,10 +922,12 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         continue
       }
       const possessed = named.some((p) => phrases[p].possessed)
-      if (possessed || (!named.some(isEntity) && entityOwners.length > 0 && clause.kind !== 'resume')) {
+      const topics = entityOwners.length > 0 ? entityOwners : writerTopic
+      if (possessed || (!named.some(isEntity) && topics.length > 0 && clause.kind !== 'resume')) {
         // "its pricing is confusing" (an aspect of the current subject), "the screen is
-        // dim" (an aspect of the current name).
-        next = [...named, ...(possessed ? owners : entityOwners)]
+        // dim" (an aspect of the current name), "I bought this car, and the engine is
+        // failing" (an aspect of what the writer spoke of).
+        next = [...named, ...(possessed ? owners : topics)]
         if (!named.every((p) => phrases[p].possessed)) independent = new Set(named.filter((p) => !phrases[p].possessed))
       } else {
         next = named
@@ -863,12 +946,23 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       // clause is about its objects ("I love it": about the current subject).
       // The writer or reader as an object ("the price I pay", "recommended to me") is not
       // what the clause judges.
-      let objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
+      // "I went to the clinic to treat my back": what follows an infinitive is the purpose;
+      // the clause is about what comes before it, when something does.
+      const purpose = byWriter || writerAgain ? purposeAt(s, clause) : -1
+      const main = purpose < 0 ? own : own.filter((p) => phrases[p].first < purpose)
+      let objects = main.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
-      if (objects.length === 0 && (byWriter || writerAgain)) objects = own.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && purpose >= 0) objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
+      // "I have no complaints about my stay", "we had problems with the app", "we had a
+      // great time at Luigi's": an object that is itself the verdict is about the phrase
+      // its preposition attaches.
+      const about = byWriter || writerAgain ? objects.flatMap((p) => verdictAbout(s, p)) : []
       const resolved = [...new Set(objects.flatMap((p) => (phrases[p].anaphor ? owners : [p])))]
-      next = resolved.length > 0 ? resolved : owners
+      next = resolved.length > 0 ? [...resolved, ...about] : owners
+      // Only "this car", "that place": the demonstrative points at the thing under review.
+      if (resolved.length > 0) writerTopic = resolved.filter((p) => p >= 0 && !phrases[p].anaphor && DEMONSTRATIVE.has(s.word[phrases[p].first]))
       if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
     } else if (clause.kind === 'resume') next = lastMain >= 0 ? ownersOf[lastMain] : owners
     else next = owners
@@ -899,6 +993,69 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   // ("For a quiet office, choose Bose").
   for (const early of pendingAdjuncts) events.push({ kind: 'own', c: early, owners: carried, independent: NONE })
   return { events }
+}
+
+/**
+ * "Good: continually updating the catalog", "Bad: very expensive": a sentence opening with
+ * a verdict word and a colon, nothing else, labels what follows as praise or complaint, the
+ * way "Pros:" labels a list. It is said of the next clause's subject (like "For small teams,").
+ */
+function verdictLabel(s: Structure, c: number): boolean {
+  const clause = s.clauses[c]
+  return c === 0 && clause.phrases.length === 0 && !clause.hasVerb && clause.hits > 0 && s.word[clause.last + 1] === ':'
+}
+
+/** The token where an infinitive of purpose starts after the clause's verb and a phrase ("went to the clinic | to treat …"); -1 if none. */
+function purposeAt(s: Structure, clause: Clause): number {
+  let verb = false
+  for (let t = clause.first; t < clause.last; t++) {
+    if (s.phraseOf[t] >= 0) continue
+    // right after a phrase: "decided to give it a try" is the verb's complement, no purpose
+    if (verb && s.word[t] === 'to' && s.pos[t] === 'PART' && s.pos[t + 1] === 'VERB' && s.phraseOf[t - 1] >= 0) return t
+    if (VERBISH.has(s.pos[t])) verb = true
+  }
+  return -1
+}
+
+/** Prepositions that attach what a verdict noun is about ("complaints about X", "problems with X", "a great time at X"). */
+const ABOUT = new Set(['about', 'with', 'at', 'for', 'in'])
+
+/** The phrases a verdict-bearing object is about: the one after its preposition and those coordinated with it, in the same clause. */
+function verdictAbout(s: Structure, p: number): number[] {
+  const phrase = s.phrases[p]
+  if (phrase.hits === 0 || phrase.anaphor) return []
+  let t = phrase.last + 1
+  if (!ABOUT.has(s.word[t] ?? '')) return []
+  const out: number[] = []
+  for (let q = s.phraseOf[t + 1] ?? -1; q >= 0 && s.phrases[q].clause === phrase.clause && !s.phrases[q].person; q = s.phraseOf[t + 1] ?? -1) {
+    out.push(q)
+    t = s.phrases[q].last + 1
+    if (!COORDINATORS.has(s.word[t] ?? '')) break
+  }
+  return out
+}
+
+/** Determiners that point at the thing under review ("I bought this car"). */
+const DEMONSTRATIVE = new Set(['this', 'that', 'these', 'those'])
+
+/** Words that open examples of what was just said ("…, particularly the desserts"). */
+const EXAMPLE = new Set(['particularly', 'especially', 'notably', 'including', 'like', 'such', 'mainly', 'mostly'])
+
+/**
+ * Whether the verbless list of phrases in clause `c` continues the statement before it
+ * (whose owners are `before`): that statement says something and ends on the object it is
+ * about ("I recommend the jelly fish, drunken chicken …"), or the list opens with an
+ * example word ("…, especially the fish").
+ */
+function continuesList(s: Structure, c: number, before: readonly number[] | undefined): boolean {
+  if (c === 0) return false
+  const prev = s.clauses[c - 1]
+  if (prev.kind === 'conditional' || prev.kind === 'foil' || prev.last + 1 !== s.clauses[c].first - 1 || !saysSomething(s, c - 1)) return false
+  if (EXAMPLE.has(s.word[s.clauses[c].first])) return true
+  // The object must be what the statement is about ("I recommend X"), not merely named in
+  // it ("Popular options include X": the praise is the options').
+  const last = s.phraseOf[prev.last]
+  return last >= 0 && s.phrases[last].role === 'object' && before !== undefined && before.includes(last)
 }
 
 /** "there is/was/are …" at the start of a clause (after an adverb or conjunction at most). */

@@ -26,6 +26,12 @@ export const FOIL: ReadonlySet<string> = new Set(['than', 'unlike', 'versus', 'v
 /** Relative pronouns: the clause they open describes the noun phrase just before them. */
 export const RELATIVE: ReadonlySet<string> = new Set(['which', 'who', 'whose', 'that', 'where'])
 export const NEGATION: ReadonlySet<string> = new Set(['not', "n't", 'n’t', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nothing', 'nowhere', 'hardly', 'barely'])
+/**
+ * A contraction written without its apostrophe ("didnt", "dont", "wasnt", common in
+ * reviews): wink splits it into the verb and "nt" but does not negate what follows, so
+ * "nt" after an auxiliary negates on its own (within the same reach and clause as the others).
+ */
+export const BARE_NEGATION: ReadonlySet<string> = new Set(['nt'])
 /** Possessive determiners: "its pricing" is an aspect of whatever "it" is. */
 export const POSSESSIVE: ReadonlySet<string> = new Set(['its', 'their', 'his', 'her'])
 /** The writer's or reader's: "our waiter", "my order" start a phrase but point back to nothing. */
@@ -41,6 +47,10 @@ export const CONDITIONAL: ReadonlySet<string> = new Set(['if', 'unless', 'whethe
 /** Whether a token ends a negation's scope (clause punctuation, contrast, comparison or a clause opener). */
 export function isScopeBreak(word: string): boolean {
   return CLAUSE_PUNCTUATION.has(word) || CONTRAST.has(word) || FOIL.has(word) || CLAUSE_OPENERS.has(word) || CONDITIONAL.has(word)
+}
+
+export function isBareNegationCue(word: string): boolean {
+  return BARE_NEGATION.has(word)
 }
 
 export function isNegationCue(word: string): boolean {

@@ -9,6 +9,9 @@ interface LexiconFile {
   neutral: { word: string; reason: string }[]
   comparatives: { word: string; direction: 1 | -1; reason: string }[]
   excess: { score: number; reason: string }
+  absence?: { score: number; reason: string }
+  returns?: { modals: string[]; score: number; reason: string }
+  costs?: { nouns: string[]; low: string[]; high: string[]; score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
   sections: { titles: string[]; reason: string }
   others: { first: string[]; last: string[]; reason: string }
@@ -22,8 +25,16 @@ export interface SentimentLexicon {
   neutral: ReadonlySet<string>
   /** verbs that rank their subject above (1) or below (-1) their object */
   comparatives: ReadonlyMap<string, 1 | -1>
+  /** the same for phrasal verbs ("makes up for"), by first word: the words after it and the direction */
+  phrasalComparatives: ReadonlyMap<string, readonly { rest: readonly string[]; direction: 1 | -1 }[]>
   /** score of "too <word>" */
   excess: number
+  /** price nouns, and the size words that praise (low) or criticise (high) them, at ±score */
+  costs: { nouns: ReadonlySet<string>; low: ReadonlySet<string>; high: ReadonlySet<string>; score: number }
+  /** modals that make "again"/"return to"/"come back" an intent to come back (±score, negated: a complaint) */
+  returns: { modals: ReadonlySet<string>; score: number }
+  /** score of a negated "have" with nothing scored after it ("does not have air conditioning"); 0: off */
+  absence: number
   /** list labels whose items are praise / complaints, lower-cased, and the floor they give */
   blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
   /** heading titles that name a section, not a product (lower-cased) */
@@ -50,8 +61,12 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   return {
     scores,
     neutral: new Set(raw.neutral.map((e) => e.word)),
-    comparatives: new Map(raw.comparatives.map((e) => [e.word, e.direction])),
+    comparatives: new Map(raw.comparatives.filter((e) => !e.word.includes(' ')).map((e) => [e.word, e.direction])),
+    phrasalComparatives: phrasal(raw.comparatives.filter((e) => e.word.includes(' '))),
     excess: raw.excess.score,
+    absence: raw.absence?.score ?? 0,
+    returns: { modals: new Set(raw.returns?.modals ?? []), score: raw.returns?.score ?? 0 },
+    costs: { nouns: new Set(raw.costs?.nouns ?? []), low: new Set(raw.costs?.low ?? []), high: new Set(raw.costs?.high ?? []), score: raw.costs?.score ?? 0 },
     blocks: {
       pros: new Set(raw.blocks.pros.labels),
       cons: new Set(raw.blocks.cons.labels),
@@ -64,4 +79,25 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   }
 }
 
+function phrasal(entries: { word: string; direction: 1 | -1 }[]): Map<string, { rest: string[]; direction: 1 | -1 }[]> {
+  const out = new Map<string, { rest: string[]; direction: 1 | -1 }[]>()
+  for (const e of entries) {
+    const [first, ...rest] = e.word.split(/\s+/)
+    const list = out.get(first)
+    if (list) list.push({ rest, direction: e.direction })
+    else out.set(first, [{ rest, direction: e.direction }])
+  }
+  return out
+}
+
 export const LEXICON: SentimentLexicon = loadSentimentLexicon()
+
+/** The direction of a comparative verb at `t` (one word, or a phrasal verb starting there: "makes up for"); 0 if none. */
+export function comparativeAt(words: readonly string[], t: number): number {
+  const single = LEXICON.comparatives.get(words[t])
+  if (single !== undefined) return single
+  const candidates = LEXICON.phrasalComparatives.get(words[t])
+  if (candidates === undefined) return 0
+  for (const { rest, direction } of candidates) if (rest.every((w, k) => words[t + 1 + k] === w)) return direction
+  return 0
+}

@@ -2,9 +2,9 @@
 // ships inside its npm package (no download). Requiring and initialising it costs ~100 ms,
 // so it happens on first use: code paths that import analysis but never score text
 // (CLI commands, read-only API routes) do not pay for it.
-import { isNegationCue, isScopeBreak } from './discourse-words.js'
+import { isBareNegationCue, isNegationCue, isScopeBreak } from './discourse-words.js'
 import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
-import { LEXICON } from './sentiment-lexicon.js'
+import { comparativeAt, LEXICON } from './sentiment-lexicon.js'
 import { winkParse } from './wink-parse.js'
 
 export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
@@ -101,9 +101,12 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   for (const [first, , score] of hits) tokenScore[first] = score
   const words = new Array<string>(values.length)
   const info = new Array<WordInfo>(values.length)
+  // Which of the context rules below this line needs (most lines need none of them).
+  let context = 0
   for (let i = 0; i < words.length; i++) {
     const word = (info[i] = wordInfo(values[i]))
     words[i] = word.lower
+    context |= word.context
     if (word.neutral) tokenScore[i] = 0
     else if (tokenScore[i] === 0) tokenScore[i] = word.fallback
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
@@ -113,6 +116,45 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
     // adjective.
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
+  }
+
+  // A phrasal comparative verb ("X more than makes up for Y") scores its first word, like "beats".
+  if (context & PHRASAL_WORD) {
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (tokenScore[i] === 0 && info[i].context & PHRASAL_WORD) tokenScore[i] = COMPARATIVE_SCORE * comparativeAt(words, i)
+    }
+  }
+
+  // "I will definitely come back", "we would return to this place", "I will never fly with
+  // them again": meaning to come back is a recommendation, negated a complaint. Settled
+  // here (the negation between the modal and the word decides), so the pass below leaves it.
+  let settled: Uint8Array | null = null
+  if (LEXICON.returns.score !== 0 && context & RETURN_WORD) {
+    for (let i = 1; i < words.length; i++) {
+      if (tokenScore[i] !== 0 || !returnsAt(words, pos, i)) continue
+      let modal = -1
+      let negatedReturn = false
+      for (let k = i - 1; k >= 0 && k >= i - RETURN_REACH && info[k].scope !== SCOPE_BREAK; k--) {
+        if (info[k].scope === NEGATION_CUE || info[k].scope === BARE_NEGATION_CUE) negatedReturn = true
+        if (LEXICON.returns.modals.has(words[k])) {
+          modal = k
+          break
+        }
+      }
+      if (modal === -1) continue
+      tokenScore[i] = negatedReturn ? -LEXICON.returns.score : LEXICON.returns.score
+      ;(settled ??= new Uint8Array(words.length))[i] = 1
+    }
+  }
+
+  // "the price was low", "very high prices": a price is better the lower it is, while "low"
+  // and "high" alone say nothing. Scored before negation, so "not low" is a complaint.
+  if (LEXICON.costs.score !== 0 && context & COST_SIZE_WORD && context & COST_NOUN) {
+    for (let i = 0; i < words.length; i++) {
+      const low = LEXICON.costs.low.has(words[i])
+      if ((!low && !LEXICON.costs.high.has(words[i])) || tokenScore[i] !== 0 || !nearCost(words, info, i)) continue
+      tokenScore[i] = low ? LEXICON.costs.score : -LEXICON.costs.score
+    }
   }
 
   // An equative ("as good as", "as fast as") compares on the adjective's own scale. wink
@@ -141,14 +183,36 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // ("not cheap but great") or a new clause ("do not have empathy, and when you ask the
     // procedures are slow") ends the scope.
     let cueAt = -1
+    /** "did nt", "was nt": a negation wink does not flag after */
+    let bareAt = -1
     for (let t = startToken; t <= endToken; t++) {
       const scope = info[t].scope
-      if (scope === SCOPE_BREAK) cueAt = -1
+      // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
+      if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
       else if (scope === NEGATION_CUE) cueAt = t
-      if (tokenScore[t] !== 0 && (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) tokenScore[t] = -tokenScore[t]
+      else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX') bareAt = t
+      const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
+      if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
         scored++
+      }
+    }
+    // "does not have air conditioning", "doesn't have much range": something missing is a
+    // complaint, but wink reads a negated "have" as nothing. It scores as an absence when
+    // nothing scored follows it within its clause's next few words ("did not have any
+    // problems" is already praise by its negated noun).
+    if (LEXICON.absence !== 0 && context & POSSESSION_WORD) {
+      for (let t = startToken + 1; t < endToken; t++) {
+        // "never had more than a ten minute wait" bounds an amount; nothing is missing.
+        if (!POSSESSION.has(words[t]) || tokenScore[t] !== 0 || AMOUNT.has(words[t + 1]) || !negatedAt(words, info, pos, t, startToken)) continue
+        let said = false
+        for (let k = t + 1; k <= endToken && k <= t + NEGATION_REACH && info[k].scope !== SCOPE_BREAK; k++) said ||= tokenScore[k] !== 0
+        if (!said) {
+          tokenScore[t] = LEXICON.absence
+          sum += LEXICON.absence
+          scored++
+        }
       }
     }
     const tokens: SentenceTokens = { offset: lineStart, from: startToken, to: endToken, start: starts, end: ends, value: values, word: words, pos, score: tokenScore }
@@ -158,8 +222,33 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   }
 }
 
+/** How far a price noun may stand from its "low"/"high": "the price of the rooms was very high" (6 back), "low prices" (1 ahead). */
+const COST_BACK = 6
+const COST_AHEAD = 2
+
+/** Whether a price noun is said to be low or high by the word at `i` (within its clause). */
+function nearCost(words: readonly string[], info: readonly WordInfo[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - COST_BACK && info[k].scope !== SCOPE_BREAK; k--) if (LEXICON.costs.nouns.has(words[k])) return true
+  for (let k = i + 1; k < words.length && k <= i + COST_AHEAD && info[k].scope !== SCOPE_BREAK; k++) if (LEXICON.costs.nouns.has(words[k])) return true
+  return false
+}
+
+/** Verbs of possession: negated, they say something is missing. */
+const POSSESSION = new Set(['have', 'has', 'had'])
+const AMOUNT = new Set(['more', 'less', 'fewer', 'over', 'under'])
+
+/** Whether the verb at `t` is negated by the words just before it ("does not have", "didnt have", "never had"). */
+function negatedAt(words: readonly string[], info: readonly WordInfo[], pos: readonly string[], t: number, first: number): boolean {
+  for (let k = t - 1; k >= first && k >= t - 2; k--) {
+    if (info[k].scope === NEGATION_CUE || (info[k].scope === BARE_NEGATION_CUE && k > first && pos[k - 1] === 'AUX')) return words[k] !== 'no'
+    if (pos[k] !== 'AUX' && pos[k] !== 'ADV') return false
+  }
+  return false
+}
+
 const SCOPE_BREAK = 1
 const NEGATION_CUE = 2
+const BARE_NEGATION_CUE = 3
 
 /** What the lexicons say of a token's word, looked up once per distinct token text (see wordInfo). */
 interface WordInfo {
@@ -171,9 +260,29 @@ interface WordInfo {
   fallback: number
   /** starts with a letter ("too <word>") */
   letter: boolean
-  /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE), or neither (0) */
+  /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE, BARE_NEGATION_CUE), or neither (0) */
   scope: number
+  /** which context rules the word takes part in (PHRASAL_WORD, COST_NOUN, COST_SIZE_WORD, POSSESSION_WORD bits) */
+  context: number
 }
+
+const RETURN_WORD = 16
+/** How far back a modal may stand from "again" ("I will definitely be visiting this place again": 6). */
+const RETURN_REACH = 8
+const COMING = new Set(['come', 'coming', 'be', 'go', 'going', 'get', 'head'])
+
+/** "again", "return to …" / "return." and "come/be/go back": the words of coming back. */
+function returnsAt(words: readonly string[], pos: readonly string[], i: number): boolean {
+  const w = words[i]
+  if (w === 'again') return true
+  if (w === 'return') return pos[i] === 'VERB' && (i + 1 === words.length || words[i + 1] === 'to' || !/\p{L}/u.test(words[i + 1]))
+  return w === 'back' && COMING.has(words[i - 1])
+}
+
+const PHRASAL_WORD = 1
+const COST_NOUN = 2
+const COST_SIZE_WORD = 4
+const POSSESSION_WORD = 8
 
 // Every token of every line was lower-cased and asked the same five sets and maps; answers
 // reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
@@ -191,7 +300,13 @@ function wordInfo(value: string): WordInfo {
       neutral: LEXICON.neutral.has(word),
       fallback: LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
       letter: /^\p{L}/u.test(word),
-      scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : 0,
+      scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : isBareNegationCue(word) ? BARE_NEGATION_CUE : 0,
+      context:
+        (LEXICON.phrasalComparatives.has(word) ? PHRASAL_WORD : 0) |
+        (LEXICON.costs.nouns.has(word) ? COST_NOUN : 0) |
+        (LEXICON.costs.low.has(word) || LEXICON.costs.high.has(word) ? COST_SIZE_WORD : 0) |
+        (POSSESSION.has(word) ? POSSESSION_WORD : 0) |
+        (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0),
     }
     wordInfos.set(value, info)
   }

@@ -204,6 +204,79 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('Best Buy sells laptops.', 'Best Buy')).toBe(0)
   })
 
+  it('gives a verdict object of the writer to what its preposition attaches', () => {
+    // "no complaints about X", "problems with X", "a great time at X": the object is the verdict, X what it is about.
+    expect(alone('I have no complaints about my stay here.', 'stay')).toBe(1)
+    expect(alone('We had problems with the checkout, but the staff fixed it.', 'checkout')).toBe(-1)
+    expect(alone('We had a great time at Luigi.', 'Luigi')).toBe(1)
+    // An object that is no verdict leaves the phrase after it alone.
+    expect(alone('I ordered the pasta with clams and it was great.', 'clams')).toBe(0)
+  })
+
+  it('gives a phrase coordinated with a prepositional phrase the same part', () => {
+    const [sentence] = scoreSentences('I have no complaints about the wait or the service.')
+    expect(describeStructure(sentence)).toBe('[main| (i):sP have (no complaints):o about (the wait):b or (the service):b .]')
+    expect(alone('I have no complaints about the wait or the service.', 'service')).toBe(1)
+    // Followed by a verb, it starts a statement of its own.
+    expect(alone('My phone has a week of use and the battery is already failing.', 'battery')).toBe(-1)
+  })
+
+  it("reads an infinitive of purpose after the writer's verb as the purpose, not what the clause is about", () => {
+    // "to insure my vehicle" says why; the insurer is where the writer went, and "they" continue it.
+    expect(alone('I went to the insurer to insure my vehicle, they gave me excellent attention.', 'insurer')).toBe(1)
+    expect(alone('I went to the insurer to insure my vehicle, they gave me excellent attention.', 'vehicle')).toBe(0)
+    // "decided to give it a try": the verb's complement, not a purpose.
+    expect(alone('When we looked at the menu we decided to give it a try.', 'menu')).toBe(0)
+  })
+
+  it('gives a list continuing the objects of a statement, or its examples, that statement', () => {
+    // "drunken chicken and the dumplings" are more of what the writer recommends.
+    expect(alone('I recommend the jelly fish, drunken chicken and the soupy dumplings.', 'dumplings')).toBe(1)
+    // "particularly the desserts": an example of the food that was very good.
+    expect(alone('The service was slow, but the food was very good, particularly the desserts.', 'desserts')).toBe(1)
+    // Names merely listed after an object that is not what the praise is about stay neutral.
+    expect(alone('Popular options include Notion, Asana and Trello.', 'Trello')).toBe(0)
+  })
+
+  it('reads "makes up for" as a comparative verb, and "than" before a verb as no comparison', () => {
+    // the subject outweighs the object's shortcoming
+    expect(alone('The wait is long, but the food more than makes up for it.', 'food')).toBe(1)
+    expect(alone('The food more than makes up for the slow service.', 'service')).toBe(-1)
+    // a phrasal verb's words must come in a row
+    expect(alone('The food makes us wait.', 'food')).toBe(0)
+  })
+
+  it('gives a target that nothing was attributed to the words of a clause where it is the only thing named', () => {
+    expect(alone('Very good phone, and for the price it is very very good.', 'price')).toBe(1)
+    expect(alone('Unlike Mailchimp, Klaviyo syncs purchase data natively and works brilliantly with Shopify.', 'Shopify')).toBe(1)
+    // not when another phrase in the clause can be what the words are about
+    expect(alone('The staff were great with the kids.', 'kids')).toBe(0)
+  })
+
+  it('reads a common-noun subject after "I bought this X" as an aspect of X', () => {
+    // the demonstrative points at the thing under review: its engine failing is a complaint about it
+    expect(alone('I bought this car three months ago, and the engine is failing.', 'car')).toBe(-1)
+    // without it, what the writer merely had stays out of the next clause's verdict
+    expect(alone('I had a turkey melt, the turkey was fresh.', 'turkey melt')).toBe(0)
+  })
+
+  it('gives a leading verdict label to what follows it', () => {
+    // "Good:" labels the statement after it, as "Pros:" labels a list.
+    expect(alone('Good: continually updating your catalog.', 'catalog')).toBe(1)
+    expect(alone('Bad: the app keeps logging me out.', 'app')).toBe(-1)
+    // A label that only names a section says nothing.
+    expect(alone('Price: the plan costs $10 a month.', 'plan')).toBe(0)
+  })
+
+  it('counts the words of a target that is a quality, not a name or a noun', () => {
+    // Tracked as written in lower case with no noun in it, "very expensive" is the verdict itself.
+    expect(alone('Bad: very expensive compared to other services.', 'very expensive')).toBe(-1)
+    expect(alone('Waited an hour for seating and food was awful.', 'awful')).toBe(-1)
+    // A noun phrase's adjective says which one it is; a name's words are never its verdict.
+    expect(alone('Appetizers include a bountiful calamari plate.', 'bountiful calamari plate')).toBe(0)
+    expect(alone('We drove to Best Buy.', 'Best Buy')).toBe(0)
+  })
+
   it('reads a verbless clause whose phrases carry words of their own as a statement, not a bare list', () => {
     // "with very good lining" describes the seats; the clause is no list of names waiting for the next statement.
     expect(alone('What a spectacular car, seats with very good lining, excellent tires.', 'lining')).toBe(1)

@@ -104,6 +104,60 @@ describe('textSentiment', () => {
     expect(textSentiment('It is not good.')).toBeLessThan(0)
   })
 
+  it('reads low prices as praise and high prices as a complaint, and low or high alone as nothing', () => {
+    expect(textSentiment('The price was low.')).toBeGreaterThan(0)
+    expect(textSentiment('The price of the rooms is very high.')).toBeLessThan(0)
+    expect(textSentiment('Great specs at a lower price.')).toBeGreaterThan(0)
+    expect(textSentiment('The price is not low.')).toBeLessThan(0)
+    expect(textSentiment('It has a high refresh rate and a low weight.')).toBe(0)
+  })
+
+  it('reads meaning to come back as a recommendation, and never coming back as a complaint', () => {
+    expect(textSentiment('I will definitely be visiting this place again.')).toBeGreaterThan(0)
+    expect(textSentiment('We would return to that place.')).toBeGreaterThan(0)
+    expect(textSentiment('I will never fly with that airline again.')).toBeLessThan(0)
+    expect(textSentiment("I won't be back.")).toBeLessThan(0)
+    // without a modal it only tells what happened; sending something back is no visit
+    expect(textSentiment('We went there again on Friday.')).toBe(0)
+    expect(textSentiment('We would have to send it back.')).toBe(0)
+  })
+
+  it('reads a negated "have" with nothing said after it as something missing', () => {
+    expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
+    expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
+    // already a verdict by its own words, or an amount bounded: nothing missing
+    expect(textSentiment("I didn't have any problems with it.")).toBeGreaterThan(0)
+    expect(textSentiment("I've never had more than a ten minute wait.")).toBe(0)
+    expect(textSentiment('It has air conditioning.')).toBe(0)
+  })
+
+  it("keeps a negation's scope across a hyphen inside a word", () => {
+    // "not-to-shabby": the hyphens join the words (a spaced dash still ends the scope).
+    expect(textSentiment('The desserts are not-to-shabby.')).toBeGreaterThan(0)
+  })
+
+  it('negates after a contraction written without its apostrophe', () => {
+    // wink splits "wasnt" into "was" + "nt" and flags nothing after it.
+    expect(textSentiment('The food wasnt good.')).toBeLessThan(0)
+    expect(textSentiment('The bartender didnt give me a detailed bill.')).toBeLessThan(0)
+    // the same reach and clause as the other cues
+    expect(textSentiment('The room wasnt ready, but the staff were great.')).toBeGreaterThan(0)
+  })
+
+  it('reads the review words of the domain lexicon that wink leaves neutral (issue 30)', () => {
+    // size, temperature, noise and order complaints; informal praise
+    expect(textSentiment('The bathroom is extremely small.')).toBeLessThan(0)
+    expect(textSentiment('All the food was cold.')).toBeLessThan(0)
+    expect(textSentiment('The music was loud.')).toBeLessThan(0)
+    expect(textSentiment('The place was not very organized.')).toBeLessThan(0)
+    expect(textSentiment('The food is delish.')).toBeGreaterThan(0)
+    expect(textSentiment('Stellar battery life.')).toBeGreaterThan(0)
+    expect(textSentiment('The hostess was snooty and dismissive.')).toBeLessThan(0)
+    // words wink scores that are no verdict in reviews
+    expect(textSentiment('They kept us waiting at the bar.')).toBe(0)
+    expect(textSentiment('We met in the hotel lobby.')).toBe(0)
+  })
+
   it('is null for empty or blank text', () => {
     expect(textSentiment('')).toBeNull()
     expect(textSentiment('   \n\t  ')).toBeNull()
