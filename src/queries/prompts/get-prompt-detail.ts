@@ -18,7 +18,8 @@ import { visibilityChange, type PeriodChange } from '../../analysis/statistics.j
 import { comparePeriods, exact } from '../period-comparison.js'
 import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
 import { selectTogether } from '../select-together.js'
-import { calendarRollupRows, calendarTables, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarTables, type ReadStrategy } from '../rollup-conditions.js'
+import { signedRollupRows } from './signed-month-cover.js'
 import { rollupServes, type Bucket } from '../../rollups/index.js'
 
 export interface PeriodMetrics {
@@ -291,10 +292,13 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
   }
   const activeBrand = isActiveBrand('s.brand_id', workspaceId)
+  // Month and day rows with partial months as the month minus the days left out
+  // (signed-month-cover.ts): a key whose parts cancel sums to zero, and HAVING drops it.
   const mentionRows = (range: DateRange) =>
-    calendarRollupRows(
+    signedRollupRows(
       calendarTables('prompt-mention-stats'),
-      ['brand_id', 'provider', 'responses', 'occurrences', 'position_sum', 'sentiment_sum', 'sentiment_count'],
+      ['brand_id', 'provider'],
+      ['responses', 'occurrences', 'position_sum', 'sentiment_sum', 'sentiment_count'],
       range,
       workspaceId,
       (bucket, part) => where(bucket, part),
@@ -316,13 +320,15 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
       sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
     from ${mentionRows(filters.range)} s
     where ${activeBrand}
-    group by 1, 2`
+    group by 1, 2
+    having sum(s.responses) > 0`
 
   const previousByBrand = sql<{ brand_id: string; responses: number }>`
     select s.brand_id, sum(s.responses) as responses
     from ${mentionRows(previous.range)} s
     where ${activeBrand}
-    group by 1`
+    group by 1
+    having sum(s.responses) > 0`
 
   // Responses mentioning an active brand in each period: the rollup counts responses
   // mentioning any brand, which is the same while no brand is inactive.
@@ -337,11 +343,12 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     ) x)`
   const mentionedResponses = sql<{ now: number; before: number }>`select ${mentioned(filters)} as now, ${mentioned(previous)} as before`
 
-  const domainRows = calendarRollupRows(calendarTables('prompt-domain-stats'), ['domain', 'citations'], filters.range, workspaceId, (bucket, part) => where(bucket, part, false))
+  const domainRows = signedRollupRows(calendarTables('prompt-domain-stats'), ['domain'], ['citations'], filters.range, workspaceId, (bucket, part) => where(bucket, part, false))
   const topSources = sql<{ domain: string; citation_count: number }>`
     select s.domain, sum(s.citations) as citation_count
     from ${domainRows} s
     group by 1
+    having sum(s.citations) > 0
     order by 2 desc, s.domain collate "C"
     limit ${TOP_SOURCES}`
 
