@@ -310,10 +310,10 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     where ${where('day', filters.range)}
     group by 1, 2`
 
+  // The previous period's totals by month (migration 0026), the daily trend by day.
   const previousTotals = sql<{ responses: number; sentiment_sum: number | null; sentiment_count: number }>`
     select coalesce(sum(s.responses), 0) as responses, sum(s.sentiment_sum) as sentiment_sum, coalesce(sum(s.sentiment_count), 0) as sentiment_count
-    from daily_prompt_response_stats s
-    where ${where('day', previous.range)}`
+    from ${signedRollupRows(calendarTables('prompt-response-stats'), [], ['responses', 'sentiment_sum', 'sentiment_count'], previous.range, workspaceId, (bucket, part) => where(bucket, part))} s`
 
   const mentionsByBrandProvider = sql<DetailInputs['byBrandProvider'][number]>`
     select s.brand_id, s.provider, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
@@ -335,7 +335,8 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
   const inactiveBrand = sql<SqlBool>`exists (select 1 from brand b where b.workspace_id = ${workspaceId} and not b.is_active)`
   const mentioned = (period: AnalyticsFilters) => sql<number>`(
     select coalesce(sum(n), 0) from (
-      select s.responses as n from daily_prompt_mentioned_responses s where ${where('day', period.range)} and not ${inactiveBrand}
+      select s.responses as n from ${signedRollupRows(calendarTables('prompt-mentioned-responses'), [], ['responses'], period.range, workspaceId, (bucket, part) => where(bucket, part))} s
+      where not ${inactiveBrand}
       union all
       select count(distinct m.response_id) from mention m
       where ${responseFilterConditions('m', workspaceId, period)} and m.prompt_id = ${promptId} and ${inactiveBrand}
