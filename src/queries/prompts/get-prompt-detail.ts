@@ -262,10 +262,12 @@ async function readFacts(db: DB, workspaceId: string, promptId: string, filters:
 }
 
 /**
- * The same inputs from the prompt's rollups (migration 0025, families in
- * src/rollups/families/prompt-detail-stats.ts): rows per day and provider, brand or domain
- * of this one prompt, so the work follows the days of the range and the prompt's brands and
- * domains, not its number of answers. Undefined when a filter (model_ids) is not served:
+ * The same inputs from the prompt's rollups (migrations 0025 and 0026, families in
+ * src/rollups/families/prompt-detail-stats.ts): rows per day or month and provider, brand or
+ * domain of this one prompt, so the work follows the days of the range and the prompt's
+ * brands and domains, not its number of answers. Only the daily trend needs days; the rest
+ * reads whole months, and a partial month as its days or as the month minus the days left
+ * out, whichever are fewer (signed-month-cover.ts). Undefined when a filter (model_ids) is not served:
  * the caller reads the facts. The tags filter selects the prompt or not (its current tags,
  * as the facts' condition reads them). The responses that mention an active brand come
  * from the facts while the workspace has an inactive brand (the rollup counts any brand);
