@@ -505,9 +505,6 @@ export interface Database {
   daily_prompt_mention_stats: PromptMentionStatsTable & { day: string }
   monthly_prompt_mention_stats: PromptMentionStatsTable & { month: string }
   daily_prompt_mentioned_responses: { workspace_id: string; prompt_id: string; day: string; provider: string; responses: number }
-  /** Migration 0026: the two daily tables above by month. */
-  monthly_prompt_response_stats: { workspace_id: string; prompt_id: string; month: string; provider: string; responses: number; sentiment_sum: string; sentiment_count: number }
-  monthly_prompt_mentioned_responses: { workspace_id: string; prompt_id: string; month: string; provider: string; responses: number }
   daily_prompt_domain_stats: PromptDomainStatsTable & { day: string }
   monthly_prompt_domain_stats: PromptDomainStatsTable & { month: string }
   url_provider_days: PresenceDaysTable & { url_id: string; provider: string }

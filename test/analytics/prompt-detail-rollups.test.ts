@@ -141,8 +141,6 @@ describe.each(testBackends)('GET /prompts/{id} from rollups equals the facts (%s
       'daily_prompt_mentioned_responses',
       'daily_prompt_domain_stats',
       'monthly_prompt_domain_stats',
-      'monthly_prompt_response_stats',
-      'monthly_prompt_mentioned_responses',
     ]) {
       await sql`delete from ${sql.table(table)} where workspace_id = ${tenant.workspaceId}`.execute(db)
     }

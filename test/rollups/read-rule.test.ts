@@ -83,8 +83,6 @@ describe('registry', () => {
       'daily_prompt_mentioned_responses',
       'daily_prompt_domain_stats',
       'monthly_prompt_domain_stats',
-      'monthly_prompt_response_stats',
-      'monthly_prompt_mentioned_responses',
     ]
     expect([...ROLLUP_TABLES].sort()).toEqual(migrated.sort())
   })

@@ -262,13 +262,15 @@ async function readFacts(db: DB, workspaceId: string, promptId: string, filters:
 }
 
 /**
- * The same inputs from the prompt's rollups (migrations 0025 and 0026, families in
+ * The same inputs from the prompt's rollups (migration 0025, families in
  * src/rollups/families/prompt-detail-stats.ts): rows per day or month and provider, brand or
  * domain of this one prompt, so the work follows the days of the range and the prompt's
- * brands and domains, not its number of answers. Only the daily trend needs days; the rest
- * reads whole months, and a partial month as its days or as the month minus the days left
- * out, whichever are fewer (signed-month-cover.ts). Undefined when a filter (model_ids) is not served:
- * the caller reads the facts. The tags filter selects the prompt or not (its current tags,
+ * brands and domains, not its number of answers. The mention and domain rows read whole
+ * months, and a partial month as its days or as the month minus the days left out,
+ * whichever are fewer (signed-month-cover.ts). The responses and the responses with a
+ * mention are read by day: 4 providers a day at most, one index range each; by month (tried
+ * as a migration) the extra branches cost more than the rows they saved. Undefined when a
+ * filter (model_ids) is not served: the caller reads the facts. The tags filter selects the prompt or not (its current tags,
  * as the facts' condition reads them). The responses that mention an active brand come
  * from the facts while the workspace has an inactive brand (the rollup counts any brand);
  * the test is in the statement, so one snapshot decides.
@@ -312,10 +314,10 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     where ${where('day', filters.range)}
     group by 1, 2`
 
-  // The previous period's totals by month (migration 0026), the daily trend by day.
   const previousTotals = sql<{ responses: number; sentiment_sum: number | null; sentiment_count: number }>`
     select coalesce(sum(s.responses), 0) as responses, sum(s.sentiment_sum) as sentiment_sum, coalesce(sum(s.sentiment_count), 0) as sentiment_count
-    from ${signedRollupRows(calendarTables('prompt-response-stats'), [], ['responses', 'sentiment_sum', 'sentiment_count'], previous.range, workspaceId, (bucket, part) => where(bucket, part))} s`
+    from daily_prompt_response_stats s
+    where ${where('day', previous.range)}`
 
   const mentionsByBrandProvider = sql<DetailInputs['byBrandProvider'][number]>`
     select s.brand_id, s.provider, sum(s.responses) as responses, sum(s.occurrences) as occurrences, sum(s.sentiment_sum) as sentiment_sum,
@@ -337,8 +339,7 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
   const inactiveBrand = sql<SqlBool>`exists (select 1 from brand b where b.workspace_id = ${workspaceId} and not b.is_active)`
   const mentioned = (period: AnalyticsFilters) => sql<number>`(
     select coalesce(sum(n), 0) from (
-      select s.responses as n from ${signedRollupRows(calendarTables('prompt-mentioned-responses'), [], ['responses'], period.range, workspaceId, (bucket, part) => where(bucket, part))} s
-      where not ${inactiveBrand}
+      select s.responses as n from daily_prompt_mentioned_responses s where ${where('day', period.range)} and not ${inactiveBrand}
       union all
       select count(distinct m.response_id) from mention m
       where ${responseFilterConditions('m', workspaceId, period)} and m.prompt_id = ${promptId} and ${inactiveBrand}

@@ -1,4 +1,4 @@
-// One prompt's facts by day and month (migrations 0025, 0026), for GET /prompts/{id}: its responses by
+// One prompt's facts by day (migration 0025), for GET /prompts/{id}: its responses by
 // provider (the daily trend, the provider split and the totals), its mentions by brand and
 // provider, the responses that mention any brand, and its citations by domain. Keyed by the
 // prompt before the day, so one prompt's range is one index range. No model dimension: a
@@ -9,7 +9,7 @@ import { defineFamily, utcDay } from '../types.js'
 
 export const promptResponseStats = defineFamily({
   name: 'prompt-response-stats',
-  tables: { day: 'daily_prompt_response_stats', month: 'monthly_prompt_response_stats' },
+  tables: { day: 'daily_prompt_response_stats' },
   dimensions: ['prompt_id', 'provider'],
   measures: { responses: 'sum', sentiment_sum: 'sum', sentiment_count: 'sum' },
   serves: ['range', 'providers', 'tags', 'promptId'],
@@ -45,7 +45,7 @@ export const promptMentionStats = defineFamily({
  */
 export const promptMentionedResponses = defineFamily({
   name: 'prompt-mentioned-responses',
-  tables: { day: 'daily_prompt_mentioned_responses', month: 'monthly_prompt_mentioned_responses' },
+  tables: { day: 'daily_prompt_mentioned_responses' },
   dimensions: ['prompt_id', 'provider'],
   measures: { responses: 'sum' },
   serves: ['range', 'providers', 'tags', 'promptId'],
