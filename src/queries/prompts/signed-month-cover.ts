@@ -4,7 +4,8 @@
 // usually span two months: the previous period of a range ending today covered about 28
 // days of last month, whose rest held answers, so calendarRollupRows read it day by day
 // (brands x providers x 28 days, 1,424 mention rows at 10M against 680 at 1M); month minus
-// three days reads four days' worth. Exact for sums (every measure of these families is a
+// three days reads four days' worth (the busiest prompt at 1M: 705 rows became 177, and
+// the whole rollup statement read 971 rows instead of 1,499). Exact for sums (every measure of these families is a
 // sum): a key whose parts cancel out sums to zero and is dropped by the reader's HAVING,
 // as the facts never produce it. Days after today, or without answers, have no rows and cost
 // an index probe.
