@@ -9,12 +9,16 @@
 // json_agg reads the sorted subquery as it comes.
 import { sql, type Expression } from 'kysely'
 import type { DB } from '../db/database.js'
+import { prepared } from '../db/prepared-statements.js'
 
 export async function selectTogether<Rows extends Record<string, unknown>>(
   db: DB,
   selects: { [Name in keyof Rows]: Expression<Rows[Name]> },
+  /** Prepare the statement once per connection (src/db/prepared-statements.ts): only when its best plan does not depend on the values bound. */
+  options: { prepare?: boolean } = {},
 ): Promise<{ [Name in keyof Rows]: Rows[Name][] }> {
   const columns = Object.entries(selects).map(([name, select]) => sql`(select coalesce(json_agg(q), '[]'::json) from (${select}) q) as ${sql.ref(name)}`)
-  const { rows } = await sql<{ [Name in keyof Rows]: Rows[Name][] }>`select ${sql.join(columns)}`.execute(db)
+  const statement = sql<{ [Name in keyof Rows]: Rows[Name][] }>`select ${sql.join(columns)}`
+  const { rows } = await (options.prepare ? prepared(statement) : statement).execute(db)
   return rows[0]
 }

@@ -18,7 +18,8 @@ import { visibilityChange, type PeriodChange } from '../../analysis/statistics.j
 import { comparePeriods, exact } from '../period-comparison.js'
 import { countPromptBrandMentions } from './count-prompt-brand-mentions.js'
 import { selectTogether } from '../select-together.js'
-import { calendarRollupRows, calendarTables, type ReadStrategy } from '../rollup-conditions.js'
+import { calendarTables, type ReadStrategy } from '../rollup-conditions.js'
+import { signedRollupRows } from './signed-month-cover.js'
 import { rollupServes, type Bucket } from '../../rollups/index.js'
 
 export interface PeriodMetrics {
@@ -262,10 +263,14 @@ async function readFacts(db: DB, workspaceId: string, promptId: string, filters:
 
 /**
  * The same inputs from the prompt's rollups (migration 0025, families in
- * src/rollups/families/prompt-detail-stats.ts): rows per day and provider, brand or domain
- * of this one prompt, so the work follows the days of the range and the prompt's brands and
- * domains, not its number of answers. Undefined when a filter (model_ids) is not served:
- * the caller reads the facts. The tags filter selects the prompt or not (its current tags,
+ * src/rollups/families/prompt-detail-stats.ts): rows per day or month and provider, brand or
+ * domain of this one prompt, so the work follows the days of the range and the prompt's
+ * brands and domains, not its number of answers. The mention and domain rows read whole
+ * months, and a partial month as its days or as the month minus the days left out,
+ * whichever are fewer (signed-month-cover.ts). The responses and the responses with a
+ * mention are read by day: 4 providers a day at most, one index range each; by month (tried
+ * as a migration) the extra branches cost more than the rows they saved. Undefined when a
+ * filter (model_ids) is not served: the caller reads the facts. The tags filter selects the prompt or not (its current tags,
  * as the facts' condition reads them). The responses that mention an active brand come
  * from the facts while the workspace has an inactive brand (the rollup counts any brand);
  * the test is in the statement, so one snapshot decides.
@@ -291,10 +296,13 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
   }
   const activeBrand = isActiveBrand('s.brand_id', workspaceId)
+  // Month and day rows with partial months as the month minus the days left out
+  // (signed-month-cover.ts): a key whose parts cancel sums to zero, and HAVING drops it.
   const mentionRows = (range: DateRange) =>
-    calendarRollupRows(
+    signedRollupRows(
       calendarTables('prompt-mention-stats'),
-      ['brand_id', 'provider', 'responses', 'occurrences', 'position_sum', 'sentiment_sum', 'sentiment_count'],
+      ['brand_id', 'provider'],
+      ['responses', 'occurrences', 'position_sum', 'sentiment_sum', 'sentiment_count'],
       range,
       workspaceId,
       (bucket, part) => where(bucket, part),
@@ -316,13 +324,15 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
       sum(s.sentiment_count) as sentiment_count, sum(s.position_sum) as position_sum
     from ${mentionRows(filters.range)} s
     where ${activeBrand}
-    group by 1, 2`
+    group by 1, 2
+    having sum(s.responses) > 0`
 
   const previousByBrand = sql<{ brand_id: string; responses: number }>`
     select s.brand_id, sum(s.responses) as responses
     from ${mentionRows(previous.range)} s
     where ${activeBrand}
-    group by 1`
+    group by 1
+    having sum(s.responses) > 0`
 
   // Responses mentioning an active brand in each period: the rollup counts responses
   // mentioning any brand, which is the same while no brand is inactive.
@@ -337,15 +347,20 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     ) x)`
   const mentionedResponses = sql<{ now: number; before: number }>`select ${mentioned(filters)} as now, ${mentioned(previous)} as before`
 
-  const domainRows = calendarRollupRows(calendarTables('prompt-domain-stats'), ['domain', 'citations'], filters.range, workspaceId, (bucket, part) => where(bucket, part, false))
+  const domainRows = signedRollupRows(calendarTables('prompt-domain-stats'), ['domain'], ['citations'], filters.range, workspaceId, (bucket, part) => where(bucket, part, false))
   const topSources = sql<{ domain: string; citation_count: number }>`
     select s.domain, sum(s.citations) as citation_count
     from ${domainRows} s
     group by 1
+    having sum(s.citations) > 0
     order by 2 desc, s.domain collate "C"
     limit ${TOP_SOURCES}`
 
   // One statement (src/queries/select-together.ts): on PostgreSQL each statement of a request is a round trip, a parse and a plan.
+  // Without tags it is read by workspace, prompt and days alone, planned alike for any
+  // values: prepared once per connection, its plan (1.4-1.9 ms at 1M, more than its
+  // execution) is not made on every request. A tags filter is planned for its tags, as on
+  // the dashboard.
   const read = await selectTogether<{
     byDay: { provider: string; day: string; responses: number; sentiment_sum: number | null; sentiment_count: number }
     prevTotals: { responses: number; sentiment_sum: number | null; sentiment_count: number }
@@ -354,15 +369,19 @@ async function readRollups(db: DB, workspaceId: string, promptId: string, filter
     withMentions: { now: number; before: number }
     sources: { domain: string; citation_count: number }
     brands: { id: string; name: string; is_primary: boolean }
-  }>(db, {
-    byDay: responsesByProviderDay,
-    prevTotals: previousTotals,
-    byBrandProvider: mentionsByBrandProvider,
-    prevByBrand: previousByBrand,
-    withMentions: mentionedResponses,
-    sources: topSources,
-    brands: sql<{ id: string; name: string; is_primary: boolean }>`select b.id, b.name, b.is_primary from brand b where b.workspace_id = ${workspaceId} and b.is_active`,
-  })
+  }>(
+    db,
+    {
+      byDay: responsesByProviderDay,
+      prevTotals: previousTotals,
+      byBrandProvider: mentionsByBrandProvider,
+      prevByBrand: previousByBrand,
+      withMentions: mentionedResponses,
+      sources: topSources,
+      brands: sql<{ id: string; name: string; is_primary: boolean }>`select b.id, b.name, b.is_primary from brand b where b.workspace_id = ${workspaceId} and b.is_active`,
+    },
+    { prepare: filters.tags.length === 0 },
+  )
   const { byDay, prevTotals, byBrandProvider, prevByBrand, withMentions, sources, brands } = read
 
   const totals = (rows: { responses: number; sentiment_sum: number | null; sentiment_count: number }[]) => {
