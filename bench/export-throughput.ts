@@ -379,7 +379,9 @@ async function datasetMain(file: string): Promise<void> {
         clearInterval(sampler)
       }
       const clientCpu = process.cpuUsage(clientCpuBefore)
-      const serverCpu = processCpuSeconds(server.pid) - serverCpuBefore
+      const serverCpuAfter = processCpuSeconds(server.pid)
+      // The kernel's share is mostly the socket reads and writes of the file's bytes.
+      const serverCpu = { user: serverCpuAfter.user - serverCpuBefore.user, system: serverCpuAfter.system - serverCpuBefore.system }
       const copy = runYardstickCopy(databaseUrl, copySql)
       const ownCopy = runYardstickCopy(databaseUrl, ownCopySql)
       const result = {
@@ -394,7 +396,9 @@ async function datasetMain(file: string): Promise<void> {
         own_query_copy_seconds: round(ownCopy.seconds, 2),
         ratio_to_own_query_copy: round(ownCopy.seconds / measure.seconds, 2),
         server_rss_growth_mb: Math.round((peak - rssBefore) / 1e6),
-        server_cpu_seconds: round(serverCpu, 2),
+        server_cpu_seconds: round(serverCpu.user + serverCpu.system, 2),
+        server_cpu_user_seconds: round(serverCpu.user, 2),
+        server_cpu_system_seconds: round(serverCpu.system, 2),
         client_cpu_seconds: round((clientCpu.user + clientCpu.system) / 1e6, 2),
         load_average: round(loadavg()[0], 1),
       }
@@ -450,10 +454,10 @@ function curlDownload(url: string, key: string): Promise<Measure> {
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals
 
-/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
-function processCpuSeconds(pid: number): number {
+/** CPU seconds a process has used, in user space and in the kernel, from /proc/<pid>/stat. */
+function processCpuSeconds(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }
 }
 
 if (values.serve) await serve(values.serve)

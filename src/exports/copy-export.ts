@@ -6,67 +6,18 @@
 // empty text as NULL (COPY quotes an empty string, the writer does not). COPY's CSV quoting
 // is the writer's (a cell holding the delimiter, a quote, CR or LF is quoted, quotes
 // doubled); only its record terminator differs (LF), so Node adds the CR of each record
-// end, tracking quotes across chunks. test/exports/copy-export.test.ts holds the result to
-// the writer's bytes.
+// end as it reads the rows off the socket (copy-out-stream.ts). test/exports/copy-export.test.ts
+// holds the result to the writer's bytes.
 //
 // Rows never become JavaScript objects: with a cursor, each row was a few objects and
 // strings that lived until its batch was written, and after a load test the heap's old
 // generation filled with them. Here Node holds a socket read (≤ 64 KB) at a time.
 import type pg from 'pg'
-import { to as copyTo } from 'pg-copy-streams'
 import type { CompiledQuery } from 'kysely'
 import { ROUNDING_DECIMALS } from './sql-fragments.js'
 import type { ExportColumn } from './export-types.js'
 import type { ExportFormat } from './csv-writer.js'
-
-const LF = 0x0a
-const QUOTE = 0x22
-const CR = Buffer.from('\r')
-
-/**
- * Converts COPY's CSV output to CRLF records: an LF outside quotes ends a record and gets a
- * CR before it; LFs inside quoted cells stay as they are. The state (inside quotes or not)
- * carries from one chunk to the next.
- */
-export function createCrlfConverter(): (chunk: Buffer) => Buffer {
-  let quoted = false
-  return (chunk) => {
-    const ends: number[] = []
-    let i = 0
-    // Next quote and next LF, found with indexOf (memchr) and kept until passed.
-    let nextQuote = -2
-    let nextLf = -2
-    while (i < chunk.length) {
-      if (nextQuote !== -1 && nextQuote < i) nextQuote = chunk.indexOf(QUOTE, i)
-      if (quoted) {
-        if (nextQuote === -1) break
-        quoted = false
-        i = nextQuote + 1
-        continue
-      }
-      if (nextLf !== -1 && nextLf < i) nextLf = chunk.indexOf(LF, i)
-      if (nextLf === -1 && nextQuote === -1) break
-      if (nextLf !== -1 && (nextQuote === -1 || nextLf < nextQuote)) {
-        ends.push(nextLf)
-        i = nextLf + 1
-      } else {
-        quoted = true
-        i = nextQuote + 1
-      }
-    }
-    if (ends.length === 0) return chunk
-    const out = Buffer.allocUnsafe(chunk.length + ends.length)
-    let from = 0
-    let at = 0
-    for (const end of ends) {
-      at += chunk.copy(out, at, from, end)
-      at += CR.copy(out, at)
-      from = end
-    }
-    chunk.copy(out, at, from)
-    return out
-  }
-}
+import { CopyOutStream } from './copy-out-stream.js'
 
 // JavaScript's Number.EPSILON (2^-52), which the rounding in queries/rounding.ts adds.
 const EPSILON = '2.220446049250313e-16::float8'
@@ -185,7 +136,7 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
       client.release(commitError as Error)
     }
   }
-  let stream: ReturnType<typeof copyTo>
+  let stream: CopyOutStream
   let first: Buffer | null
   try {
     await client.query('begin transaction isolation level repeatable read, read only')
@@ -210,7 +161,7 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
         statement.settings.map((s) => s.value),
       )
     }
-    stream = client.query(copyTo(statement.text(types)))
+    stream = client.query(new CopyOutStream(statement.text(types)))
     // An error while nobody is reading must not crash the process; the reader reports it.
     stream.on('error', () => {})
     first = await nextChunk(stream)
@@ -219,7 +170,6 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
     await release(error as Error)
     throw error
   }
-  const convert = createCrlfConverter()
   let closing: Promise<void> | undefined
   return {
     async *[Symbol.asyncIterator]() {
@@ -227,7 +177,7 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
         if (first) {
           const chunk = first
           first = null
-          yield convert(chunk)
+          yield chunk
         }
         for (;;) {
           if (closing) return
@@ -236,7 +186,7 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
             finished = true
             return
           }
-          yield convert(chunk)
+          yield chunk
         }
       } catch (error) {
         await release(error as Error)
@@ -252,7 +202,7 @@ export async function startCopy(client: pg.PoolClient, statement: CopyStatement,
 }
 
 /** The next chunk the COPY stream has, waiting for one; null at the end. */
-async function nextChunk(stream: ReturnType<typeof copyTo>): Promise<Buffer | null> {
+async function nextChunk(stream: CopyOutStream): Promise<Buffer | null> {
   for (;;) {
     const chunk = stream.read() as Buffer | null
     if (chunk !== null) return chunk

@@ -11,21 +11,86 @@ import { EXPORT_DEFINITIONS } from '../../src/exports/definitions/index.js'
 import { createExportWriter } from '../../src/exports/csv-writer.js'
 import { resolveExportFilters, type ExportQuery } from '../../src/exports/export-filters.js'
 import { openRowStream } from '../../src/exports/row-stream.js'
-import { createCrlfConverter, roundedFloatCell } from '../../src/exports/copy-export.js'
+import { roundedFloatCell } from '../../src/exports/copy-export.js'
+import { CopyOutStream, createCopyOutDecoder } from '../../src/exports/copy-out-stream.js'
 import { roundPosition, roundScore, roundSentiment } from '../../src/queries/rounding.js'
 
-describe('COPY output to CRLF records', () => {
-  const csv = 'a,"b\nc",d\n"x""\n",y,\n,,"\n"\nlast,"",z\n'
-  const expected = 'a,"b\nc",d\r\n"x""\n",y,\r\n,,"\n"\r\nlast,"",z\r\n'
-  it('adds a CR to each record end and to no newline inside quotes, wherever the chunks split', () => {
-    const bytes = Buffer.from(csv)
-    for (let a = 0; a <= bytes.length; a++) {
-      for (let b = a; b <= bytes.length; b++) {
-        const convert = createCrlfConverter()
-        const out = [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)].map((chunk) => convert(chunk))
-        expect(Buffer.concat(out).toString()).toBe(expected)
+/** One backend message: its code, its length (itself included) and its content. */
+function message(code: string, content: Buffer | string): Buffer {
+  const body = Buffer.from(content)
+  const header = Buffer.alloc(5)
+  header.write(code, 0, 'latin1')
+  header.writeUInt32BE(body.length + 4, 1)
+  return Buffer.concat([header, body])
+}
+
+describe('COPY protocol to CRLF records', () => {
+  // One CopyData message per row, as a backend sends them; LFs inside quoted cells stay.
+  const rows = ['a,"b\nc",d\n', '"x""\n",y,\n', ',,"\n"\n', 'last,"",z\n', '\n']
+  const expected = 'a,"b\nc",d\r\n"x""\n",y,\r\n,,"\n"\r\nlast,"",z\r\n\r\n'
+  const after = Buffer.concat([message('C', 'COPY 5\0'), message('Z', 'I')])
+  const stream = Buffer.concat([
+    message('H', Buffer.from([0, 0, 3, 0, 0, 0, 0, 0, 0])),
+    message('d', rows[0]),
+    message('d', rows[1]),
+    // Messages a backend may send in the middle of a COPY carry nothing for the file.
+    message('N', 'SNOTICE\0Mhello\0\0'),
+    message('S', 'TimeZone\0UTC\0'),
+    message('d', rows[2]),
+    message('d', rows[3]),
+    message('d', rows[4]),
+    message('c', ''),
+    after,
+  ])
+
+  /** The stream decoded in the given pieces: the rows' text, how it ended, and the bytes handed back. */
+  function decodeIn(views: Buffer[]) {
+    // Each piece a read of its own, as the socket gives them: the decoder writes over it.
+    const pieces = views.map((view) => Buffer.from(view))
+    const decode = createCopyOutDecoder()
+    const out: Buffer[] = []
+    let ended: { done: boolean; rest: Buffer } | undefined
+    const handedBack: Buffer[] = []
+    for (const piece of pieces) {
+      if (ended) {
+        handedBack.push(piece)
+        continue
+      }
+      const chunk = decode(piece)
+      out.push(chunk.rows)
+      if (chunk.ended) {
+        ended = chunk.ended
+        handedBack.push(chunk.ended.rest)
       }
     }
+    return { text: Buffer.concat(out).toString(), ended, handedBack: Buffer.concat(handedBack) }
+  }
+
+  it('adds a CR to each row end and to no newline inside quotes, and hands back what follows CopyDone, wherever the reads split', () => {
+    for (let a = 0; a <= stream.length; a++) {
+      for (let b = a; b <= stream.length; b++) {
+        const { text, ended, handedBack } = decodeIn([stream.subarray(0, a), stream.subarray(a, b), stream.subarray(b)])
+        expect(text).toBe(expected)
+        expect(ended?.done).toBe(true)
+        expect(handedBack.equals(after)).toBe(true)
+      }
+    }
+  })
+
+  it('stops at an ErrorResponse and hands it back unread, with the rows before it', () => {
+    const error = Buffer.concat([message('E', 'SERROR\0C57014\0Mcanceling statement\0\0'), message('Z', 'E')])
+    const failing = Buffer.concat([message('H', Buffer.from([0, 0, 0])), message('d', rows[0]), error])
+    for (let a = 0; a <= failing.length; a++) {
+      const { text, ended, handedBack } = decodeIn([failing.subarray(0, a), failing.subarray(a)])
+      // The last row's LF when there is room for it before the error, which is handed back whole.
+      expect(['a,"b\nc",d\r\n', 'a,"b\nc",d\r']).toContain(text)
+      expect(ended?.done).toBe(false)
+      expect(handedBack.equals(error)).toBe(true)
+    }
+  })
+
+  it('refuses a row that does not end with a line feed', () => {
+    expect(() => createCopyOutDecoder()(message('d', 'a,b'))).toThrow(/line feed/)
   })
 })
 
@@ -160,6 +225,55 @@ describe.skipIf(postgresOnly.length === 0).each(postgresOnly)('exports written b
       })
     }
   }
+
+  /** All a stream gives, or the error it ends with. */
+  async function readAll(stream: CopyOutStream): Promise<{ text: string; error?: Error }> {
+    const chunks: Buffer[] = []
+    try {
+      for await (const chunk of stream) chunks.push(chunk as Buffer)
+      return { text: Buffer.concat(chunks).toString() }
+    } catch (error) {
+      return { text: Buffer.concat(chunks).toString(), error: error as Error }
+    }
+  }
+
+  it('reads a COPY off the socket as CRLF records, many socket reads long, and gives the connection back to pg', async () => {
+    const client = await ctx.database.connection.pool!.connect()
+    try {
+      // About 2 MB: rows split across socket reads, quoted cells holding line feeds.
+      const { text, error } = await readAll(
+        client.query(
+          new CopyOutStream(`copy (select i, repeat('x', i % 300), case when i % 7 = 0 then E'two\nlines' end from generate_series(1, 20000) i) to stdout with (format csv)`),
+        ),
+      )
+      expect(error).toBeUndefined()
+      // (COPY quotes an empty string, to tell it from NULL.)
+      const cell = (n: number) => (n % 300 === 0 ? '""' : 'x'.repeat(n % 300))
+      const expected = Array.from({ length: 20000 }, (_, n) => `${n + 1},${cell(n + 1)},${(n + 1) % 7 === 0 ? '"two\nlines"' : ''}\r\n`).join('')
+      expect(text.length).toBe(expected.length)
+      expect(text === expected).toBe(true)
+      // pg read the CommandComplete and ReadyForQuery after the rows: the connection answers.
+      expect((await client.query('select 41 + 1 as n')).rows).toEqual([{ n: 42 }])
+    } finally {
+      client.release()
+    }
+  })
+
+  it('ends the stream with the error of a COPY that fails midway, and the connection still answers', async () => {
+    const client = await ctx.database.connection.pool!.connect()
+    try {
+      const { text, error } = await readAll(
+        client.query(new CopyOutStream(`copy (select case when i < 5000 then repeat('y', 200) else (1 / (i - i))::text end from generate_series(1, 10000) i) to stdout`)),
+      )
+      expect(error?.message).toMatch(/division by zero/)
+      // Rows before the error arrived, none after it.
+      expect(text.length).toBeGreaterThan(0)
+      expect(text.length).toBeLessThanOrEqual(4999 * 202)
+      expect((await client.query('select 1 as n')).rows).toEqual([{ n: 1 }])
+    } finally {
+      client.release()
+    }
+  })
 
   it('rounds floats exactly as JavaScript does', async () => {
     const edges = [0.0005, -0.0005, 0.005, -0.005, 0.125, -0.125, 1.005, 2.675, -2.675, 99.995, 1e-9, -1e-9, 0, 123456.789, 0.1 + 0.2, 1 / 3]
