@@ -9,7 +9,7 @@ import { CALENDAR_UNITS } from '../core/date-range.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
-import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
+import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope, type ScopeSql } from './types.js'
 
 interface TablePlan {
   table: string
@@ -113,13 +113,17 @@ function deleteEmptied(plan: TablePlan, rows: RawBuilder<unknown>): RawBuilder<u
  * so row locks are taken in one order across tables too.
  */
 function batchStatement(families: readonly RollupFamily[], scope: RollupScope, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+  return statementOf(families, scopeSql(scope), write)
+}
+
+function statementOf(families: readonly RollupFamily[], scope: ScopeSql, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
   const ctes: RawBuilder<unknown>[] = []
   const writes: RawBuilder<unknown>[] = []
   families.forEach((f, i) => {
     const name = `rollup_rows_${i}`
     // A fold of a family maintained in this statement sums that family's rows.
     const source = f.foldOf ? families.indexOf(f.foldOf) : -1
-    const rows = source >= 0 && source < i ? foldRows(sql`select * from ${sql.ref(`rollup_rows_${source}`)}`, f.dimensions, Object.keys(f.measures)) : familySelect(f, scope)
+    const rows = source >= 0 && source < i ? foldRows(sql`select * from ${sql.ref(`rollup_rows_${source}`)}`, f.dimensions, Object.keys(f.measures)) : f.select(scope)
     ctes.push(sql`${sql.ref(name)} as materialized (${rows})`)
     for (const plan of plansOf(f)) writes.push(write(plan, sql`select * from ${sql.ref(name)}`))
   })
@@ -201,6 +205,116 @@ export interface RebuildOptions {
   families?: readonly FamilyName[]
   /** Called after each table is rebuilt (progress bars). */
   onTable?: (table: string) => void
+  /**
+   * A workspace with at least this many responses is rebuilt a calendar month of facts at a
+   * time (default REBUILD_SLICE_RESPONSES; Infinity: always in one statement). See rebuildRest.
+   */
+  sliceResponses?: number
+}
+
+/**
+ * From this many responses on, a rebuild reads the workspace's facts a calendar month (UTC)
+ * at a time. In one statement each family grouped all of the workspace's facts at once: at
+ * 10M responses the citation families hashed and sorted 44M rows each, more than work_mem
+ * holds, and spilled to disk (the citation group took 931 s). A month's groups fit in memory,
+ * and the eight citation families read the month's citations while they are still cached.
+ * Below it one statement is quicker (13 statements of a few rows each cost more than they save;
+ * a prompt's tag edit rebuilds a small workspace on a request).
+ */
+export const REBUILD_SLICE_RESPONSES = 100_000
+
+/**
+ * The workspace's facts from one UTC midnight (inclusive) to another (exclusive), either end
+ * open (null). Every fact table has the response's created_at, so a second fact table of the
+ * same responses (brand-domain-stats' citations) is cut at the same instants.
+ */
+function sliceScope(workspaceId: string, from: string | null, to: string | null): ScopeSql {
+  const whole = scopeSql({ workspaceId })
+  const bounds = (alias: string) =>
+    sql.join(
+      [
+        sql`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
+        ...(from === null ? [] : [sql`${sql.ref(`${alias}.created_at`)} >= ${from}::timestamptz`]),
+        ...(to === null ? [] : [sql`${sql.ref(`${alias}.created_at`)} < ${to}::timestamptz`]),
+      ],
+      sql` and `,
+    )
+  return {
+    ...whole,
+    // A subquery the planner pulls up: the bounds reach each fact table's scan, also a
+    // fact table joined to another (a plain join would hash all of its rows for every month).
+    facts: (table, alias) => sql`(select * from ${sql.table(table)} as ${sql.ref(`${alias}_slice`)} where ${bounds(`${alias}_slice`)}) as ${sql.ref(alias)}`,
+  }
+}
+
+/** The first day of each calendar unit of a bucket, as `date_trunc` gives it (UTC days). */
+function startsBucket(day: string, bucket: Bucket): boolean {
+  const [, month, date] = day.split('-').map(Number)
+  if (bucket === 'day') return true
+  if (date !== 1) return false
+  if (bucket === 'month') return true
+  return bucket === 'quarter' ? month % 3 === 1 : month === 1
+}
+
+/**
+ * UTC midnights that cut the workspace's facts into calendar months, or none when it has
+ * fewer than `threshold` responses. The first and last slices are open-ended, so a fact
+ * outside the responses' first and last month is still read.
+ */
+export async function rebuildSliceBoundaries(db: DB, workspaceId: string, threshold: number): Promise<string[]> {
+  if (!Number.isFinite(threshold)) return []
+  // Counting stops at the threshold: a small workspace costs a few index entries.
+  const { rows: counted } = await sql<{ n: string }>`
+    select count(*) as n from (select 1 from response where workspace_id = ${workspaceId} limit ${threshold}) r`.execute(db)
+  if (Number(counted[0].n) < threshold) return []
+  const { rows } = await sql<{ first: string | null; last: string | null }>`
+    select to_char(min(created_at) at time zone 'UTC', 'YYYY-MM-DD') as first, to_char(max(created_at) at time zone 'UTC', 'YYYY-MM-DD') as last
+    from response where workspace_id = ${workspaceId}`.execute(db)
+  const { first, last } = rows[0]
+  if (!first || !last) return []
+  const boundaries: string[] = []
+  let [year, month] = first.split('-').map(Number)
+  for (;;) {
+    month += 1
+    if (month === 13) [year, month] = [year + 1, 1]
+    const day = `${year}-${String(month).padStart(2, '0')}-01`
+    if (day > last) return boundaries
+    boundaries.push(day)
+  }
+}
+
+/**
+ * Deletes and recomputes the tables of these families (none of them a numbering table).
+ * One statement as a batch is: each family's select runs once over the facts and feeds its
+ * daily and monthly tables (and the families folded from it); per table, the daily rows
+ * were computed again for every month table (79 s -> s for a 200,000-response workspace).
+ * A large workspace is read a month at a time, one such statement per month: a day (month)
+ * lies in one slice, so the daily and monthly rows are inserted whole; a quarter, a year
+ * and the tables without a time bucket (day sets) collect their rows from several slices
+ * through the batch upsert's merge rules, exact for every rule (sums, min/max, unions of
+ * day sets), so the rows are the same as from one statement (test/rollups/rebuild-slices.test.ts).
+ */
+async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], sliceResponses: number): Promise<void> {
+  const tables = rest.flatMap((f) => plansOf(f))
+  for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
+  if (rest.length === 0) return
+  const insert = (plan: TablePlan, rows: RawBuilder<unknown>) => {
+    const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
+    return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`
+  }
+  const boundaries = await rebuildSliceBoundaries(trx, workspaceId, sliceResponses)
+  if (boundaries.length === 0) {
+    await batchStatement(rest, scopeSql({ workspaceId }), insert).execute(trx)
+    return
+  }
+  // A table whose every unit lies in one slice is inserted; the others merge across slices.
+  const whole = (plan: TablePlan) => plan.bucket !== null && boundaries.every((day) => startsBucket(day, plan.bucket!))
+  const edges = [null, ...boundaries, null]
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const from = edges[i] === null ? null : `${edges[i]}T00:00:00Z`
+    const to = edges[i + 1] === null ? null : `${edges[i + 1]}T00:00:00Z`
+    await statementOf(rest, sliceScope(workspaceId, from, to), (plan, rows) => (whole(plan) ? insert(plan, rows) : upsert(plan, rows, 1))).execute(trx)
+  }
 }
 
 /**
@@ -219,19 +333,8 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
         options.onTable?.(plan.table)
       }
     }
-    const tables = rest.flatMap((f) => plansOf(f))
-    for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
-    // One statement for the rest, as a batch is: each family's select runs once over the
-    // workspace's facts and feeds its daily and monthly tables (and the families folded
-    // from it). Running it per table computed the daily rows again for every month table:
-    // 79 s -> s for a 200,000-response workspace (bench/generate-data.ts).
-    if (rest.length) {
-      await batchStatement(rest, scope, (plan, rows) => {
-        const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
-        return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`
-      }).execute(trx)
-    }
-    for (const plan of tables) options.onTable?.(plan.table)
+    await rebuildRest(trx, workspaceId, rest, options.sliceResponses ?? REBUILD_SLICE_RESPONSES)
+    for (const plan of rest.flatMap((f) => plansOf(f))) options.onTable?.(plan.table)
     await bumpDataVersion(trx, workspaceId)
   })
 }
