@@ -210,6 +210,32 @@ export interface RebuildOptions {
    * time (default REBUILD_SLICE_RESPONSES; Infinity: always in one statement). See rebuildRest.
    */
   sliceResponses?: number
+  /**
+   * ANALYZE the fact tables first if their statistics are missing or stale, and
+   * workspace_url after numbering if that added many URLs (`beacon rollups rebuild`; see
+   * analyzeIfStale). Off for the small rebuild of a prompt's tag edit.
+   */
+  analyze?: boolean
+}
+
+/**
+ * ANALYZEs those of `tables` that were never analysed or have changed by more than a tenth
+ * (plus 1,000 rows) since, and returns their names. A rebuild right after a bulk load (an
+ * import, a restore, bench:data) otherwise plans from the size of the files alone: at 10M
+ * responses the URL families then joined each URL to its citations through an index, a
+ * heap page per citation, and ran for more than 40 minutes; with statistics 931 s (README,
+ * "Beyond one server"). ANALYZE samples (seconds at 10M). A role that does not own a table
+ * gets a warning, not an error, and the rebuild goes on.
+ */
+export async function analyzeIfStale(db: DB, tables: readonly string[] = ['response', 'mention', 'citation']): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name
+    from unnest(${tables}::text[]) as t(name)
+    join pg_class c on c.oid = to_regclass(t.name)
+    left join pg_stat_user_tables s on s.relid = c.oid
+    where c.reltuples < 0 or coalesce(s.n_mod_since_analyze, 0) > c.reltuples / 10 + 1000`.execute(db)
+  for (const { name } of rows) await sql`analyze ${sql.table(name)}`.execute(db)
+  return rows.map((r) => r.name)
 }
 
 /**
@@ -326,12 +352,23 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
   const scope = { workspaceId }
   const numbering = selected.filter((f) => f.stableIds)
   const rest = selected.filter((f) => !f.stableIds)
+  if (options.analyze) await analyzeIfStale(db)
   await inTransaction(db, async (trx) => {
+    let numbered = 0
     for (const f of numbering) {
       for (const plan of plansOf(f)) {
-        await upsert(plan, familySelect(f, scope), 1).execute(trx)
+        numbered += Number((await upsert(plan, familySelect(f, scope), 1).execute(trx)).numAffectedRows ?? 0)
         options.onTable?.(plan.table)
       }
+    }
+    // The URL families join workspace_url: a first rebuild after a bulk load numbers every
+    // URL in this transaction, which the table's statistics (if any) know nothing of. Its
+    // own uncommitted rows are what ANALYZE samples here.
+    if (options.analyze && numbered > 0) {
+      const { rows } = await sql<{
+        stale: boolean
+      }>`select reltuples < 0 or ${numbered} > reltuples / 10 + 1000 as stale from pg_class where oid = to_regclass('workspace_url')`.execute(trx)
+      if (rows[0]?.stale) await sql`analyze workspace_url`.execute(trx)
     }
     await rebuildRest(trx, workspaceId, rest, options.sliceResponses ?? REBUILD_SLICE_RESPONSES)
     for (const plan of rest.flatMap((f) => plansOf(f))) options.onTable?.(plan.table)

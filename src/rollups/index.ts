@@ -5,6 +5,7 @@ export {
   retractMentionRollups,
   addMentionRollups,
   rebuildRollups,
+  analyzeIfStale,
   rebuildSliceBoundaries,
   REBUILD_SLICE_RESPONSES,
   type RebuildOptions,

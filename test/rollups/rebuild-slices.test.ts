@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest } from '../helpers/requests.js'
-import { rebuildRollups, rebuildSliceBoundaries } from '../../src/rollups/index.js'
+import { sql } from 'kysely'
+import { analyzeIfStale, rebuildRollups, rebuildSliceBoundaries } from '../../src/rollups/index.js'
 import { expectSameRollups, rollupSnapshot } from '../helpers/rollup-snapshot.js'
 
 const DAYS = ['2024-11-15', '2024-12-31', '2025-01-01', '2025-02-10', '2025-03-31', '2025-04-01', '2025-06-30', '2025-10-01', '2025-12-31', '2026-01-01', '2026-02-14']
@@ -62,5 +63,16 @@ describe.each(testBackends)('a rebuild a month at a time (%s)', (backend) => {
     // A subset of the families, sliced: the others are left as they were.
     await rebuildRollups(db, tenant.workspaceId, { families: ['url-stats', 'domain-prompt-days', 'mention-stats-by-provider', 'mention-stats'], sliceResponses: 1 })
     expectSameRollups(await rollupSnapshot(db, tenant.workspaceId), incremental, expect)
+  }, 120_000)
+
+  it('analyzes the fact tables when they lack statistics, and not again when they have them', async () => {
+    const db = ctx.database.db
+    // A table that does not exist is skipped, not an error.
+    await analyzeIfStale(db, ['response', 'mention', 'citation', 'no_such_table'])
+    const { rows } = await sql<{ name: string; tuples: number }>`
+      select relname as name, reltuples::float8 as tuples from pg_class where oid in ('response'::regclass, 'mention'::regclass, 'citation'::regclass)`.execute(db)
+    for (const row of rows) expect(row.tuples, row.name).toBeGreaterThanOrEqual(0)
+    expect(await analyzeIfStale(db, ['response', 'mention', 'citation'])).toEqual([])
+    await rebuildRollups(db, tenant.workspaceId, { analyze: true, sliceResponses: 1 })
   }, 120_000)
 })
