@@ -310,6 +310,29 @@ export async function rebuildSliceBoundaries(db: DB, workspaceId: string, thresh
 }
 
 /**
+ * The key columns of each table's primary key, in the index's order (which need not be the
+ * family's: daily_prompt_mention_stats leads with the prompt). A rebuild inserts its rows in
+ * this order: from a hash aggregate they came in no order, and each went to a random leaf
+ * of the key's index, a page read and, the first time after a checkpoint, a whole page
+ * written to the WAL; in order they fill the leaves one after the other, as an index build
+ * does. Measured on a month of 1M responses' mention families: the inserts took 28 of the
+ * statement's 38 s, the aggregates 10.
+ */
+async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ name: string; columns: string[] }>`
+    select t.name, array_agg(a.attname::text order by k.position) as columns
+    from unnest(${plans.map((p) => p.table)}::text[]) as t(name)
+    join pg_index i on i.indrelid = to_regclass(t.name) and i.indisprimary
+    cross join lateral unnest(i.indkey::int2[]) with ordinality as k(attnum, position)
+    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+    where k.position <= i.indnkeyatts
+    group by t.name`.execute(db)
+  const known = new Map(plans.map((p) => [p.table, new Set([...p.keys, ...p.measures.map(([m]) => m)])]))
+  // Only columns the rows have (an expression index would have attnum 0).
+  return new Map(rows.filter((r) => r.columns.every((c) => known.get(r.name)?.has(c))).map((r) => [r.name, r.columns]))
+}
+
+/**
  * Deletes and recomputes the tables of these families (none of them a numbering table).
  * One statement as a batch is: each family's select runs once over the facts and feeds its
  * daily and monthly tables (and the families folded from it); per table, the daily rows
@@ -324,9 +347,11 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
   const tables = rest.flatMap((f) => plansOf(f))
   for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
   if (rest.length === 0) return
+  const order = await primaryKeyOrder(trx, tables)
   const insert = (plan: TablePlan, rows: RawBuilder<unknown>) => {
     const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
-    return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`
+    return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d
+      order by ${refs('d', order.get(plan.table) ?? plan.keys)}`
   }
   const boundaries = await rebuildSliceBoundaries(trx, workspaceId, sliceResponses)
   if (boundaries.length === 0) {
