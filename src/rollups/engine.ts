@@ -207,7 +207,7 @@ export interface RebuildOptions {
   onTable?: (table: string) => void
   /**
    * A workspace with at least this many responses is rebuilt a calendar month of facts at a
-   * time (default REBUILD_SLICE_RESPONSES; Infinity: always in one statement). See rebuildRest.
+   * time (default REBUILD_SLICE_RESPONSES, Infinity: always in one statement). See rebuildRest.
    */
   sliceResponses?: number
   /**
@@ -239,15 +239,16 @@ export async function analyzeIfStale(db: DB, tables: readonly string[] = ['respo
 }
 
 /**
- * From this many responses on, a rebuild reads the workspace's facts a calendar month (UTC)
- * at a time. In one statement each family grouped all of the workspace's facts at once: at
- * 10M responses the citation families hashed and sorted 44M rows each, more than work_mem
- * holds, and spilled to disk (the citation group took 931 s). A month's groups fit in memory,
- * and the eight citation families read the month's citations while they are still cached.
- * Below it one statement is quicker (13 statements of a few rows each cost more than they save;
- * a prompt's tag edit rebuilds a small workspace on a request).
+ * The rebuild's default: one statement over the whole workspace (no slicing). Reading a large
+ * workspace a calendar month at a time (`sliceResponses`) was meant to keep each family's
+ * groups in memory at 10M responses, but measured on 1M responses (bench/rollup-rebuild.ts,
+ * same database, tables vacuumed before each run) it saved nothing: the citation group took
+ * 118.5 s in one statement and 114.9 s a month at a time with work_mem 48 MB (a tenth of the
+ * build's 512 MB, as 10M would be to it); 265 s and 273 s for the mention group at 512 MB (load 10-13).
+ * Kept as an option, exact (test/rollups/rebuild-slices.test.ts), for a server with too
+ * little work_mem for its largest workspace.
  */
-export const REBUILD_SLICE_RESPONSES = 100_000
+export const REBUILD_SLICE_RESPONSES = Infinity
 
 /**
  * The workspace's facts from one UTC midnight (inclusive) to another (exclusive), either end
@@ -337,7 +338,7 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
  * One statement as a batch is: each family's select runs once over the facts and feeds its
  * daily and monthly tables (and the families folded from it); per table, the daily rows
  * were computed again for every month table (79 s -> s for a 200,000-response workspace).
- * A large workspace is read a month at a time, one such statement per month: a day (month)
+ * With `sliceResponses`, a large workspace is read a month at a time, a statement per month: a day (month)
  * lies in one slice, so the daily and monthly rows are inserted whole; a quarter, a year
  * and the tables without a time bucket (day sets) collect their rows from several slices
  * through the batch upsert's merge rules, exact for every rule (sums, min/max, unions of
