@@ -313,11 +313,12 @@ export async function rebuildSliceBoundaries(db: DB, workspaceId: string, thresh
 /**
  * The key columns of each table's primary key, in the index's order (which need not be the
  * family's: daily_prompt_mention_stats leads with the prompt). A rebuild inserts its rows in
- * this order: from a hash aggregate they came in no order, and each went to a random leaf
- * of the key's index, a page read and, the first time after a checkpoint, a whole page
- * written to the WAL; in order they fill the leaves one after the other, as an index build
- * does. Measured on a month of 1M responses' mention families: the inserts took 28 of the
- * statement's 38 s, the aggregates 10.
+ * this order, so they fill the key's leaves one after the other as an index build does,
+ * instead of each going to a random leaf (a page read, and after a checkpoint a whole page
+ * in the WAL) once the index outgrows shared_buffers. Not shown to help at 1M responses: a
+ * month of the mention families into empty tables took 17.7 s ordered, 18.6 s not, and full
+ * bench:data rollup phases (203-296 s with it, 265-397 s without) moved with the machine's
+ * load more than with the order; at 10M the largest rollup indexes are gigabytes.
  */
 async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map<string, string[]>> {
   const { rows } = await sql<{ name: string; columns: string[] }>`
