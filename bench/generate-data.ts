@@ -392,9 +392,28 @@ const rollupWorkspaces = values['skip-rollups'] ? [] : workspaces
 if (rollupWorkspaces.length) await sql`analyze response, mention, citation, aio_observation, aio_appearance`.execute(db)
 for (const ws of rollupWorkspaces) await rebuildRollups(db, ws.id, { families: numbering })
 if (rollupWorkspaces.length) await sql`analyze workspace_url`.execute(db)
-for (const ws of rollupWorkspaces) await Promise.all(groups.map((families) => rebuildRollups(db, ws.id, { families })))
+const numberingSeconds = (performance.now() - rollupStarted) / 1000
+// Each group's own seconds (summed over the workspaces; the three run at once), to see which
+// one the phase waits for.
+const groupSeconds = [0, 0, 0]
+for (const ws of rollupWorkspaces) {
+  await Promise.all(
+    groups.map(async (families, g) => {
+      const groupStarted = performance.now()
+      await rebuildRollups(db, ws.id, { families })
+      groupSeconds[g] += (performance.now() - groupStarted) / 1000
+    }),
+  )
+}
 const rollupSeconds = (performance.now() - rollupStarted) / 1000
-if (!values.quiet) process.stderr.write(`rollups built in ${Math.round(rollupSeconds * 10) / 10} s\n`)
+const round1 = (x: number) => Math.round(x * 10) / 10
+const rollupPhases = {
+  analyze_and_numbering: round1(numberingSeconds),
+  mention_group: round1(groupSeconds[0]),
+  citation_group: round1(groupSeconds[1]),
+  response_group: round1(groupSeconds[2]),
+}
+if (!values.quiet) process.stderr.write(`rollups built in ${round1(rollupSeconds)} s (${JSON.stringify(rollupPhases)})\n`)
 // Planner statistics and the visibility map (index-only scans): PostgreSQL would get them
 // from autovacuum eventually, PGlite never does by itself.
 const vacuumStarted = performance.now()
@@ -435,6 +454,7 @@ const summary = {
     generate_and_copy: copySeconds === undefined ? null : Math.round(copySeconds),
     indexes: indexSeconds === undefined ? null : Math.round(indexSeconds),
     rollups: Math.round(rollupSeconds),
+    rollup_parts: rollupPhases,
     vacuum_analyze: Math.round(vacuumSeconds),
   },
   responses_per_second: Math.round(totalResponses / seconds),

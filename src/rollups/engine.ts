@@ -9,7 +9,7 @@ import { CALENDAR_UNITS } from '../core/date-range.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
-import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
+import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope, type ScopeSql } from './types.js'
 
 interface TablePlan {
   table: string
@@ -113,13 +113,17 @@ function deleteEmptied(plan: TablePlan, rows: RawBuilder<unknown>): RawBuilder<u
  * so row locks are taken in one order across tables too.
  */
 function batchStatement(families: readonly RollupFamily[], scope: RollupScope, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+  return statementOf(families, scopeSql(scope), write)
+}
+
+function statementOf(families: readonly RollupFamily[], scope: ScopeSql, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
   const ctes: RawBuilder<unknown>[] = []
   const writes: RawBuilder<unknown>[] = []
   families.forEach((f, i) => {
     const name = `rollup_rows_${i}`
     // A fold of a family maintained in this statement sums that family's rows.
     const source = f.foldOf ? families.indexOf(f.foldOf) : -1
-    const rows = source >= 0 && source < i ? foldRows(sql`select * from ${sql.ref(`rollup_rows_${source}`)}`, f.dimensions, Object.keys(f.measures)) : familySelect(f, scope)
+    const rows = source >= 0 && source < i ? foldRows(sql`select * from ${sql.ref(`rollup_rows_${source}`)}`, f.dimensions, Object.keys(f.measures)) : f.select(scope)
     ctes.push(sql`${sql.ref(name)} as materialized (${rows})`)
     for (const plan of plansOf(f)) writes.push(write(plan, sql`select * from ${sql.ref(name)}`))
   })
@@ -201,6 +205,169 @@ export interface RebuildOptions {
   families?: readonly FamilyName[]
   /** Called after each table is rebuilt (progress bars). */
   onTable?: (table: string) => void
+  /**
+   * A workspace with at least this many responses is rebuilt a calendar month of facts at a
+   * time (default REBUILD_SLICE_RESPONSES, Infinity: always in one statement). See rebuildRest.
+   */
+  sliceResponses?: number
+  /**
+   * ANALYZE the fact tables first if their statistics are missing or stale, and
+   * workspace_url after numbering if that added many URLs (`beacon rollups rebuild`; see
+   * analyzeIfStale). Off for the small rebuild of a prompt's tag edit.
+   */
+  analyze?: boolean
+}
+
+/**
+ * ANALYZEs those of `tables` that were never analysed or have changed by more than a tenth
+ * (plus 1,000 rows) since, and returns their names. A rebuild right after a bulk load (an
+ * import, a restore, bench:data) otherwise plans from the size of the files alone: at 10M
+ * responses the URL families then joined each URL to its citations through an index, a
+ * heap page per citation, and ran for more than 40 minutes; with statistics 931 s (README,
+ * "Beyond one server"). ANALYZE samples (seconds at 10M). A role that does not own a table
+ * gets a warning, not an error, and the rebuild goes on.
+ */
+export async function analyzeIfStale(db: DB, tables: readonly string[] = ['response', 'mention', 'citation']): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name
+    from unnest(${tables}::text[]) as t(name)
+    join pg_class c on c.oid = to_regclass(t.name)
+    left join pg_stat_user_tables s on s.relid = c.oid
+    where c.reltuples < 0 or coalesce(s.n_mod_since_analyze, 0) > c.reltuples / 10 + 1000`.execute(db)
+  for (const { name } of rows) await sql`analyze ${sql.table(name)}`.execute(db)
+  return rows.map((r) => r.name)
+}
+
+/**
+ * The rebuild's default: one statement over the whole workspace (no slicing). Reading a large
+ * workspace a calendar month at a time (`sliceResponses`) was meant to keep each family's
+ * groups in memory at 10M responses, but measured on 1M responses (bench/rollup-rebuild.ts,
+ * same database, tables vacuumed before each run) it saved nothing: the citation group took
+ * 118.5 s in one statement and 114.9 s a month at a time with work_mem 48 MB (a tenth of the
+ * build's 512 MB, as 10M would be to it); 265 s and 273 s for the mention group at 512 MB (load 10-13).
+ * Kept as an option, exact (test/rollups/rebuild-slices.test.ts), for a server with too
+ * little work_mem for its largest workspace.
+ */
+export const REBUILD_SLICE_RESPONSES = Infinity
+
+/**
+ * The workspace's facts from one UTC midnight (inclusive) to another (exclusive), either end
+ * open (null). Every fact table has the response's created_at, so a second fact table of the
+ * same responses (brand-domain-stats' citations) is cut at the same instants.
+ */
+function sliceScope(workspaceId: string, from: string | null, to: string | null): ScopeSql {
+  const whole = scopeSql({ workspaceId })
+  const bounds = (alias: string) =>
+    sql.join(
+      [
+        sql`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
+        ...(from === null ? [] : [sql`${sql.ref(`${alias}.created_at`)} >= ${from}::timestamptz`]),
+        ...(to === null ? [] : [sql`${sql.ref(`${alias}.created_at`)} < ${to}::timestamptz`]),
+      ],
+      sql` and `,
+    )
+  return {
+    ...whole,
+    // A subquery the planner pulls up: the bounds reach each fact table's scan, also a
+    // fact table joined to another (a plain join would hash all of its rows for every month).
+    facts: (table, alias) => sql`(select * from ${sql.table(table)} as ${sql.ref(`${alias}_slice`)} where ${bounds(`${alias}_slice`)}) as ${sql.ref(alias)}`,
+  }
+}
+
+/** The first day of each calendar unit of a bucket, as `date_trunc` gives it (UTC days). */
+function startsBucket(day: string, bucket: Bucket): boolean {
+  const [, month, date] = day.split('-').map(Number)
+  if (bucket === 'day') return true
+  if (date !== 1) return false
+  if (bucket === 'month') return true
+  return bucket === 'quarter' ? month % 3 === 1 : month === 1
+}
+
+/**
+ * UTC midnights that cut the workspace's facts into calendar months, or none when it has
+ * fewer than `threshold` responses. The first and last slices are open-ended, so a fact
+ * outside the responses' first and last month is still read.
+ */
+export async function rebuildSliceBoundaries(db: DB, workspaceId: string, threshold: number): Promise<string[]> {
+  if (!Number.isFinite(threshold)) return []
+  // Counting stops at the threshold: a small workspace costs a few index entries.
+  const { rows: counted } = await sql<{ n: string }>`
+    select count(*) as n from (select 1 from response where workspace_id = ${workspaceId} limit ${threshold}) r`.execute(db)
+  if (Number(counted[0].n) < threshold) return []
+  const { rows } = await sql<{ first: string | null; last: string | null }>`
+    select to_char(min(created_at) at time zone 'UTC', 'YYYY-MM-DD') as first, to_char(max(created_at) at time zone 'UTC', 'YYYY-MM-DD') as last
+    from response where workspace_id = ${workspaceId}`.execute(db)
+  const { first, last } = rows[0]
+  if (!first || !last) return []
+  const boundaries: string[] = []
+  let [year, month] = first.split('-').map(Number)
+  for (;;) {
+    month += 1
+    if (month === 13) [year, month] = [year + 1, 1]
+    const day = `${year}-${String(month).padStart(2, '0')}-01`
+    if (day > last) return boundaries
+    boundaries.push(day)
+  }
+}
+
+/**
+ * The key columns of each table's primary key, in the index's order (which need not be the
+ * family's: daily_prompt_mention_stats leads with the prompt). A rebuild inserts its rows in
+ * this order, so they fill the key's leaves one after the other as an index build does,
+ * instead of each going to a random leaf (a page read, and after a checkpoint a whole page
+ * in the WAL) once the index outgrows shared_buffers. Not shown to help at 1M responses: a
+ * month of the mention families into empty tables took 17.7 s ordered, 18.6 s not, and full
+ * bench:data rollup phases (203-296 s with it, 265-397 s without) moved with the machine's
+ * load more than with the order; at 10M the largest rollup indexes are gigabytes.
+ */
+async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ name: string; columns: string[] }>`
+    select t.name, array_agg(a.attname::text order by k.position) as columns
+    from unnest(${plans.map((p) => p.table)}::text[]) as t(name)
+    join pg_index i on i.indrelid = to_regclass(t.name) and i.indisprimary
+    cross join lateral unnest(i.indkey::int2[]) with ordinality as k(attnum, position)
+    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+    where k.position <= i.indnkeyatts
+    group by t.name`.execute(db)
+  const known = new Map(plans.map((p) => [p.table, new Set([...p.keys, ...p.measures.map(([m]) => m)])]))
+  // Only columns the rows have (an expression index would have attnum 0).
+  return new Map(rows.filter((r) => r.columns.every((c) => known.get(r.name)?.has(c))).map((r) => [r.name, r.columns]))
+}
+
+/**
+ * Deletes and recomputes the tables of these families (none of them a numbering table).
+ * One statement as a batch is: each family's select runs once over the facts and feeds its
+ * daily and monthly tables (and the families folded from it); per table, the daily rows
+ * were computed again for every month table (79 s -> s for a 200,000-response workspace).
+ * With `sliceResponses`, a large workspace is read a month at a time, a statement per month: a day (month)
+ * lies in one slice, so the daily and monthly rows are inserted whole; a quarter, a year
+ * and the tables without a time bucket (day sets) collect their rows from several slices
+ * through the batch upsert's merge rules, exact for every rule (sums, min/max, unions of
+ * day sets), so the rows are the same as from one statement (test/rollups/rebuild-slices.test.ts).
+ */
+async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], sliceResponses: number): Promise<void> {
+  const tables = rest.flatMap((f) => plansOf(f))
+  for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
+  if (rest.length === 0) return
+  const order = await primaryKeyOrder(trx, tables)
+  const insert = (plan: TablePlan, rows: RawBuilder<unknown>) => {
+    const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
+    return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d
+      order by ${refs('d', order.get(plan.table) ?? plan.keys)}`
+  }
+  const boundaries = await rebuildSliceBoundaries(trx, workspaceId, sliceResponses)
+  if (boundaries.length === 0) {
+    await batchStatement(rest, scopeSql({ workspaceId }), insert).execute(trx)
+    return
+  }
+  // A table whose every unit lies in one slice is inserted; the others merge across slices.
+  const whole = (plan: TablePlan) => plan.bucket !== null && boundaries.every((day) => startsBucket(day, plan.bucket!))
+  const edges = [null, ...boundaries, null]
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const from = edges[i] === null ? null : `${edges[i]}T00:00:00Z`
+    const to = edges[i + 1] === null ? null : `${edges[i + 1]}T00:00:00Z`
+    await statementOf(rest, sliceScope(workspaceId, from, to), (plan, rows) => (whole(plan) ? insert(plan, rows) : upsert(plan, rows, 1))).execute(trx)
+  }
 }
 
 /**
@@ -212,26 +379,26 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
   const scope = { workspaceId }
   const numbering = selected.filter((f) => f.stableIds)
   const rest = selected.filter((f) => !f.stableIds)
+  if (options.analyze) await analyzeIfStale(db)
   await inTransaction(db, async (trx) => {
+    let numbered = 0
     for (const f of numbering) {
       for (const plan of plansOf(f)) {
-        await upsert(plan, familySelect(f, scope), 1).execute(trx)
+        numbered += Number((await upsert(plan, familySelect(f, scope), 1).execute(trx)).numAffectedRows ?? 0)
         options.onTable?.(plan.table)
       }
     }
-    const tables = rest.flatMap((f) => plansOf(f))
-    for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
-    // One statement for the rest, as a batch is: each family's select runs once over the
-    // workspace's facts and feeds its daily and monthly tables (and the families folded
-    // from it). Running it per table computed the daily rows again for every month table:
-    // 79 s -> s for a 200,000-response workspace (bench/generate-data.ts).
-    if (rest.length) {
-      await batchStatement(rest, scope, (plan, rows) => {
-        const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
-        return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d`
-      }).execute(trx)
+    // The URL families join workspace_url: a first rebuild after a bulk load numbers every
+    // URL in this transaction, which the table's statistics (if any) know nothing of. Its
+    // own uncommitted rows are what ANALYZE samples here.
+    if (options.analyze && numbered > 0) {
+      const { rows } = await sql<{
+        stale: boolean
+      }>`select reltuples < 0 or ${numbered} > reltuples / 10 + 1000 as stale from pg_class where oid = to_regclass('workspace_url')`.execute(trx)
+      if (rows[0]?.stale) await sql`analyze workspace_url`.execute(trx)
     }
-    for (const plan of tables) options.onTable?.(plan.table)
+    await rebuildRest(trx, workspaceId, rest, options.sliceResponses ?? REBUILD_SLICE_RESPONSES)
+    for (const plan of rest.flatMap((f) => plansOf(f))) options.onTable?.(plan.table)
     await bumpDataVersion(trx, workspaceId)
   })
 }

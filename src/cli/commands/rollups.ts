@@ -28,8 +28,9 @@ export function registerRollupCommands(program: Command): void {
         const bar = progressBar(out, workspaces.length * tables.length, 'tables')
         let done = 0
         // One transaction per workspace: each is consistent on its own and readers of the
-        // others are not held up.
-        for (const workspace of workspaces) await rebuildRollups(database.db, workspace.id, { onTable: () => bar.update(++done) })
+        // others are not held up. After a bulk load the fact tables may have no statistics
+        // yet (autovacuum comes later): the rebuild analyses them first (analyzeIfStale).
+        for (const workspace of workspaces) await rebuildRollups(database.db, workspace.id, { analyze: true, onTable: () => bar.update(++done) })
         bar.stop()
         return { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })), tables, seconds: Math.round((Date.now() - started) / 100) / 10 }
       })
