@@ -232,6 +232,18 @@ describe('the domain lexicon', () => {
       ),
     ).toThrow(/twice/)
   })
+
+  it('keeps an entry of several words as an idiom looked up by its first word, not as a word', () => {
+    const base = {
+      neutral: [],
+      comparatives: [],
+      excess: { score: -0.4, reason: 'x' },
+      blocks: { pros: { labels: [], score: 0.3, reason: 'x' }, cons: { labels: [], score: -0.3, reason: 'x' } },
+    }
+    const lexicon = loadSentimentLexicon(JSON.stringify({ ...base, scores: [{ word: 'out of date', score: -0.4, reason: 'r' }] }))
+    expect(lexicon.scores.has('out of date')).toBe(false)
+    expect(lexicon.phrases.get('out')).toEqual([{ rest: ['of', 'date'], score: -0.4 }])
+  })
 })
 
 function readLexicon(): string {

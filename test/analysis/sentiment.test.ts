@@ -122,6 +122,19 @@ describe('textSentiment', () => {
     expect(textSentiment('We would have to send it back.')).toBe(0)
   })
 
+  it('scores an idiom of several words as a whole, and its words alone not at all', () => {
+    expect(textSentiment('The decor was out of date.')).toBeLessThan(0)
+    expect(textSentiment('I was blown away by the food.')).toBeGreaterThan(0)
+    expect(textSentiment('The dessert was out of this world.')).toBeGreaterThan(0)
+    expect(textSentiment('Our food took forever.')).toBeLessThan(0)
+    expect(textSentiment('Long waiting time.')).toBeLessThan(0)
+    // negation reaches the idiom like any scored word
+    expect(textSentiment('The decor was not out of date.')).toBeGreaterThan(0)
+    // the words out of their idiom say nothing
+    expect(textSentiment('We went out of the city on a date.')).toBe(0)
+    expect(textSentiment('I have used it for a long time.')).toBe(0)
+  })
+
   it('reads a negated "have" with nothing said after it as something missing', () => {
     expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
     expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
