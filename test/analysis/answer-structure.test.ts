@@ -184,6 +184,9 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     // A product's blurb after its name is not a spec listing, numbers in the name or not.
     const blurbs = scoreSentences(['Asana PA278CGV: A great all-around option with 90W USB-C.', 'Specs: Intel Core i7, 16GB RAM, 512GB SSD'].join('\n'))
     expect(blurbs.map(isSpecListing)).toEqual([false, true])
+    // A label that is itself a verdict heads a judgement, not a spec.
+    const verdicts = scoreSentences(['Pros: 20-hour battery, 250g', 'Worst part: $12 appetizers', 'Best value: $499 with 16GB RAM', 'Battery: 20 hours'].join('\n'))
+    expect(verdicts.map(isSpecListing)).toEqual([false, false, false, true])
     const great = body[2].sentiment
     expect(sentiments(content).Asana).toBeCloseTo((lead.sentiment + great) / 2, 12)
   })
