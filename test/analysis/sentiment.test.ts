@@ -122,6 +122,14 @@ describe('textSentiment', () => {
     expect(textSentiment('We would have to send it back.')).toBe(0)
   })
 
+  it('scores the frequent misspellings of review words like the words, and review praise wink leaves neutral', () => {
+    expect(textSentiment('The breakfast is delicius.')).toBeCloseTo(textSentiment('The breakfast is delicious.')!, 1)
+    expect(textSentiment('The room was confortable.')).toBeGreaterThan(0)
+    expect(textSentiment('I was disapointed.')).toBeLessThan(0)
+    expect(textSentiment('Its shape is fancy and the decor unique.')).toBeGreaterThan(0)
+    expect(textSentiment('The manager politely explained.')).toBeGreaterThan(0)
+  })
+
   it('scores an idiom of several words as a whole, and its words alone not at all', () => {
     expect(textSentiment('The decor was out of date.')).toBeLessThan(0)
     expect(textSentiment('I was blown away by the food.')).toBeGreaterThan(0)
