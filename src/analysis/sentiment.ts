@@ -136,6 +136,8 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       if (phrase === null) continue
       tokenScore[i] = phrase.score
       for (let k = 1; k < phrase.length; k++) tokenScore[i + k] = 0
+      // as for a single scored word above: "Long wait." opens with an adjective, not a name
+      if (pos[i] === 'PROPN' && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
       i += phrase.length - 1
     }
   }

@@ -246,6 +246,10 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('The food makes us wait.', 'food')).toBe(0)
   })
 
+  it('reads an idiom opening a fragment as an adjective of its phrase, not a name', () => {
+    expect(alone('Long waiting time.', 'waiting time')).toBe(-1)
+  })
+
   it('gives a target that nothing was attributed to the words of a clause where it is the only thing named', () => {
     expect(alone('Very good phone, and for the price it is very very good.', 'price')).toBe(1)
     expect(alone('Unlike Mailchimp, Klaviyo syncs purchase data natively and works brilliantly with Shopify.', 'Shopify')).toBe(1)
