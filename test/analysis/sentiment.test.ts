@@ -143,6 +143,16 @@ describe('textSentiment', () => {
     expect(textSentiment('I have used it for a long time.')).toBe(0)
   })
 
+  it('reads the idioms of a shortcoming as complaints, though their words praise', () => {
+    expect(textSentiment('Good app, but the sync could be better.')).toBeLessThan(textSentiment('Good app.')!)
+    expect(textSentiment('The battery could be better.')).toBeLessThan(0)
+    expect(textSentiment('The interface needs improvement.')).toBeLessThan(0)
+    expect(textSentiment('The service leaves a lot to be desired.')).toBeLessThan(0)
+    // negated it is no shortcoming: the phrase does not match and "better" praises
+    expect(textSentiment('The service could not be better.')).toBeGreaterThan(0)
+    expect(textSentiment('The staff went above and beyond.')).toBeGreaterThan(0)
+  })
+
   it('reads a negated "have" with nothing said after it as something missing', () => {
     expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
     expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
