@@ -148,8 +148,9 @@ describe('textSentiment', () => {
     expect(textSentiment('The battery could be better.')).toBeLessThan(0)
     expect(textSentiment('The interface needs improvement.')).toBeLessThan(0)
     expect(textSentiment('The service leaves a lot to be desired.')).toBeLessThan(0)
-    // negated it is no shortcoming: the phrase does not match and "better" praises
+    // negated it is the best there is (wink negated "better" into a complaint)
     expect(textSentiment('The service could not be better.')).toBeGreaterThan(0)
+    expect(textSentiment("The service couldn't be better.")).toBeGreaterThan(0)
     expect(textSentiment('The staff went above and beyond.')).toBeGreaterThan(0)
   })
 
