@@ -128,6 +128,15 @@ describe('textSentiment', () => {
     expect(textSentiment('I was disapointed.')).toBeLessThan(0)
     expect(textSentiment('Its shape is fancy and the decor unique.')).toBeGreaterThan(0)
     expect(textSentiment('The manager politely explained.')).toBeGreaterThan(0)
+    expect(textSentiment('A relaxing stay.')).toBeGreaterThan(0)
+  })
+
+  it('reads a price verdict of an adverb and "priced", and "over priced" written apart', () => {
+    expect(textSentiment('The plans are fairly priced.')).toBeGreaterThan(0)
+    expect(textSentiment('The plans are competitively priced.')).toBeGreaterThan(0)
+    expect(textSentiment('The plans are over priced.')).toBeLessThan(0)
+    // a degree alone is no verdict
+    expect(textSentiment('The plans are fairly new.')).toBe(0)
   })
 
   it('scores an idiom of several words as a whole, and its words alone not at all', () => {
