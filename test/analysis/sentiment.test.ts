@@ -131,6 +131,13 @@ describe('textSentiment', () => {
     expect(textSentiment('A relaxing stay.')).toBeGreaterThan(0)
   })
 
+  it('leaves neutral the words wink scores that say nothing in reviews', () => {
+    // a concession connective is no complaint: the verdict after it stands alone
+    expect(textSentiment('Despite the price, it is great.')).toBeCloseTo(textSentiment('It is great.')!, 6)
+    expect(textSentiment('We decided to go there.')).toBe(0)
+    expect(textSentiment('It is sold online.')).toBe(0)
+  })
+
   it('reads a price verdict of an adverb and "priced", and "over priced" written apart', () => {
     expect(textSentiment('The plans are fairly priced.')).toBeGreaterThan(0)
     expect(textSentiment('The plans are competitively priced.')).toBeGreaterThan(0)
