@@ -136,6 +136,8 @@ describe('textSentiment', () => {
     expect(textSentiment('Despite the price, it is great.')).toBeCloseTo(textSentiment('It is great.')!, 6)
     expect(textSentiment('We decided to go there.')).toBe(0)
     expect(textSentiment('It is sold online.')).toBe(0)
+    expect(textSentiment('I went there with a friend and ordered the beef.')).toBe(0)
+    expect(textSentiment('The service was aweful.')).toBeLessThan(0)
   })
 
   it('reads a price verdict of an adverb and "priced", and "over priced" written apart', () => {
