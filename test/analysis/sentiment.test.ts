@@ -129,6 +129,8 @@ describe('textSentiment', () => {
     expect(textSentiment('Its shape is fancy and the decor unique.')).toBeGreaterThan(0)
     expect(textSentiment('The manager politely explained.')).toBeGreaterThan(0)
     expect(textSentiment('A relaxing stay.')).toBeGreaterThan(0)
+    expect(textSentiment('The app freezes.')).toBeLessThan(0)
+    expect(textSentiment('The roof leaks.')).toBeLessThan(0)
   })
 
   it('leaves neutral the words wink scores that say nothing in reviews', () => {
