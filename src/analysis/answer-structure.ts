@@ -268,12 +268,17 @@ export function isChrome(text: string): boolean {
 export function isSpecListing(sentence: ScoredSentence): boolean {
   const m = /^[^:：]{1,30}[:：]\s*(.+)$/su.exec(sentence.text)
   if (!m || !/\d/.test(m[1])) return false
+  // A label that is itself a verdict ("Pros: 20-hour battery", "Highlights: …", "Worst part:
+  // $12 appetizers") heads a judgement, not a spec.
+  if (labelOf(sentence.text.slice(0, sentence.text.length - m[1].length)) !== null) return false
   const tokens = sentence.tokens
   if (!tokens) return true
+  const labelEnd = sentence.start + sentence.text.length - m[1].length
   // A listing is a run of noun fragments: no verb, no article ("ASUS ProArt PA278CGV: A great
   // all-around option with 90W USB-C" is a product's blurb, not a spec), and short.
   let words = 0
   for (let t = tokens.from; t <= tokens.to; t++) {
+    if (tokens.score[t] !== 0 && tokens.offset + tokens.start[t] < labelEnd) return false
     if (tokens.pos[t] === 'VERB' || tokens.pos[t] === 'DET') return false
     if (tokens.pos[t] !== 'PUNCT' && ++words > SPEC_WORDS) return false
   }

@@ -950,7 +950,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       // the clause is about what comes before it, when something does.
       const purpose = byWriter || writerAgain ? purposeAt(s, clause) : -1
       const main = purpose < 0 ? own : own.filter((p) => phrases[p].first < purpose)
-      let objects = main.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
+      let objects = main.filter((p) => phrases[p].role === 'object' && !phrases[p].person && !isDuration(s, phrases[p]))
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
       if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
@@ -1068,6 +1068,18 @@ function existential(s: Structure, clause: Clause): boolean {
 function antecedentBefore(s: Structure, clause: Clause): number {
   const t = clause.first - 1
   return t >= 0 ? antecedentOf(s.word, s.phraseOf, t) : -1
+}
+
+const TIME_UNITS = new Set(['minute', 'minutes', 'hour', 'hours', 'day', 'days', 'night', 'nights', 'week', 'weeks', 'month', 'months', 'year', 'years'])
+const COUNT_WORDS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'ten', 'few', 'several', 'many'])
+
+/** "we stayed 5 days", "waited 20 minutes": a length of time after a verb measures it, it is nothing the writer judges. */
+function isDuration(s: Structure, phrase: Phrase): boolean {
+  if (phrase.last === phrase.first || phrase.last - phrase.first > 2 || !TIME_UNITS.has(s.word[phrase.last])) return false
+  if (s.pos[phrase.first] !== 'NUM' && !COUNT_WORDS.has(s.word[phrase.first])) return false
+  // only a count and its unit ("5 days", "a few weeks"), not a product run into one by the tagger
+  for (let t = phrase.first + 1; t < phrase.last; t++) if (s.pos[t] === 'NOUN' || s.pos[t] === 'PROPN') return false
+  return true
 }
 
 function clamp(value: number): number {

@@ -21,6 +21,8 @@ interface LexiconFile {
 export interface SentimentLexicon {
   /** word → score on wink's scale, for words wink leaves neutral */
   scores: ReadonlyMap<string, number>
+  /** scored idioms of several words ("out of date", "blown away"), by first word: the words after it and the score */
+  phrases: ReadonlyMap<string, readonly { rest: readonly string[]; score: number }[]>
   /** words wink scores that are neutral in product answers */
   neutral: ReadonlySet<string>
   /** verbs that rank their subject above (1) or below (-1) their object */
@@ -55,11 +57,16 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     if (scores.has(e.word)) throw new Error(`sentiment-lexicon.json: "${e.word}" is listed twice`)
     scores.set(e.word, e.score)
   }
+  // An entry of several words is an idiom whose words say nothing alone ("out of date"):
+  // it is looked up by its first word, so only lines holding such a word pay for it.
+  const phrases = phrasal([...scores].filter(([w]) => w.includes(' ')).map(([word, score]) => ({ word, direction: score })))
+  for (const word of [...scores.keys()]) if (word.includes(' ')) scores.delete(word)
   for (const e of [...raw.neutral, ...raw.comparatives]) {
     if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a reason`)
   }
   return {
     scores,
+    phrases: new Map([...phrases].map(([first, list]) => [first, list.map(({ rest, direction }) => ({ rest, score: direction }))])),
     neutral: new Set(raw.neutral.map((e) => e.word)),
     comparatives: new Map(raw.comparatives.filter((e) => !e.word.includes(' ')).map((e) => [e.word, e.direction])),
     phrasalComparatives: phrasal(raw.comparatives.filter((e) => e.word.includes(' '))),
@@ -79,8 +86,8 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   }
 }
 
-function phrasal(entries: { word: string; direction: 1 | -1 }[]): Map<string, { rest: string[]; direction: 1 | -1 }[]> {
-  const out = new Map<string, { rest: string[]; direction: 1 | -1 }[]>()
+function phrasal<D extends number>(entries: { word: string; direction: D }[]): Map<string, { rest: string[]; direction: D }[]> {
+  const out = new Map<string, { rest: string[]; direction: D }[]>()
   for (const e of entries) {
     const [first, ...rest] = e.word.split(/\s+/)
     const list = out.get(first)
@@ -88,6 +95,14 @@ function phrasal(entries: { word: string; direction: 1 | -1 }[]): Map<string, { 
     else out.set(first, [{ rest, direction: e.direction }])
   }
   return out
+}
+
+/** The score of a scored idiom starting at `t` and its length in words, or null. */
+export function phraseAt(words: readonly string[], t: number): { score: number; length: number } | null {
+  const candidates = LEXICON.phrases.get(words[t])
+  if (candidates === undefined) return null
+  for (const { rest, score } of candidates) if (rest.every((w, k) => words[t + 1 + k] === w)) return { score, length: rest.length + 1 }
+  return null
 }
 
 export const LEXICON: SentimentLexicon = loadSentimentLexicon()

@@ -4,7 +4,7 @@
 // (CLI commands, read-only API routes) do not pay for it.
 import { isBareNegationCue, isNegationCue, isScopeBreak } from './discourse-words.js'
 import type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
-import { comparativeAt, LEXICON } from './sentiment-lexicon.js'
+import { comparativeAt, LEXICON, phraseAt } from './sentiment-lexicon.js'
 import { winkParse } from './wink-parse.js'
 
 export type { ScoredSentence, Sentence, SentenceTokens } from './sentence-types.js'
@@ -122,6 +122,23 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   if (context & PHRASAL_WORD) {
     for (let i = 0; i + 1 < words.length; i++) {
       if (tokenScore[i] === 0 && info[i].context & PHRASAL_WORD) tokenScore[i] = COMPARATIVE_SCORE * comparativeAt(words, i)
+    }
+  }
+
+  // Idioms whose words say nothing alone ("the decor was out of date", "I was blown away",
+  // "it took forever"): the whole phrase scores on its first word, its other words not at
+  // all (wink's "forever", "away" would otherwise add their own). Before negation, so
+  // "was not out of date" is praise.
+  if (context & PHRASE_WORD) {
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!(info[i].context & PHRASE_WORD)) continue
+      const phrase = phraseAt(words, i)
+      if (phrase === null) continue
+      tokenScore[i] = phrase.score
+      for (let k = 1; k < phrase.length; k++) tokenScore[i + k] = 0
+      // as for a single scored word above: "Long wait." opens with an adjective, not a name
+      if (pos[i] === 'PROPN' && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
+      i += phrase.length - 1
     }
   }
 
@@ -283,6 +300,7 @@ const PHRASAL_WORD = 1
 const COST_NOUN = 2
 const COST_SIZE_WORD = 4
 const POSSESSION_WORD = 8
+const PHRASE_WORD = 32
 
 // Every token of every line was lower-cased and asked the same five sets and maps; answers
 // reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
@@ -306,6 +324,7 @@ function wordInfo(value: string): WordInfo {
         (LEXICON.costs.nouns.has(word) ? COST_NOUN : 0) |
         (LEXICON.costs.low.has(word) || LEXICON.costs.high.has(word) ? COST_SIZE_WORD : 0) |
         (POSSESSION.has(word) ? POSSESSION_WORD : 0) |
+        (LEXICON.phrases.has(word) ? PHRASE_WORD : 0) |
         (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0),
     }
     wordInfos.set(value, info)

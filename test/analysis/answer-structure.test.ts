@@ -184,6 +184,9 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     // A product's blurb after its name is not a spec listing, numbers in the name or not.
     const blurbs = scoreSentences(['Asana PA278CGV: A great all-around option with 90W USB-C.', 'Specs: Intel Core i7, 16GB RAM, 512GB SSD'].join('\n'))
     expect(blurbs.map(isSpecListing)).toEqual([false, true])
+    // A label that is itself a verdict heads a judgement, not a spec.
+    const verdicts = scoreSentences(['Pros: 20-hour battery, 250g', 'Worst part: $12 appetizers', 'Best value: $499 with 16GB RAM', 'Battery: 20 hours'].join('\n'))
+    expect(verdicts.map(isSpecListing)).toEqual([false, false, false, true])
     const great = body[2].sentiment
     expect(sentiments(content).Asana).toBeCloseTo((lead.sentiment + great) / 2, 12)
   })
@@ -231,6 +234,18 @@ describe('the domain lexicon', () => {
         }),
       ),
     ).toThrow(/twice/)
+  })
+
+  it('keeps an entry of several words as an idiom looked up by its first word, not as a word', () => {
+    const base = {
+      neutral: [],
+      comparatives: [],
+      excess: { score: -0.4, reason: 'x' },
+      blocks: { pros: { labels: [], score: 0.3, reason: 'x' }, cons: { labels: [], score: -0.3, reason: 'x' } },
+    }
+    const lexicon = loadSentimentLexicon(JSON.stringify({ ...base, scores: [{ word: 'out of date', score: -0.4, reason: 'r' }] }))
+    expect(lexicon.scores.has('out of date')).toBe(false)
+    expect(lexicon.phrases.get('out')).toEqual([{ rest: ['of', 'date'], score: -0.4 }])
   })
 })
 

@@ -246,6 +246,16 @@ describe('attribution from the sentence structure, whatever else is configured',
     expect(alone('The food makes us wait.', 'food')).toBe(0)
   })
 
+  it("does not take a length of time for what a writer's clause is about", () => {
+    // "5 days" measures the stay; the hotel is what the writer spoke of, and "its pool" is its
+    expect(alone('We stayed 5 days in the hotel, and its pool was dirty.', 'hotel')).toBe(-1)
+    expect(alone('We stayed 5 days in the hotel, the wonderful food and its wonderful pool.', 'hotel')).toBe(1)
+  })
+
+  it('reads an idiom opening a fragment as an adjective of its phrase, not a name', () => {
+    expect(alone('Long waiting time.', 'waiting time')).toBe(-1)
+  })
+
   it('gives a target that nothing was attributed to the words of a clause where it is the only thing named', () => {
     expect(alone('Very good phone, and for the price it is very very good.', 'price')).toBe(1)
     expect(alone('Unlike Mailchimp, Klaviyo syncs purchase data natively and works brilliantly with Shopify.', 'Shopify')).toBe(1)

@@ -122,6 +122,58 @@ describe('textSentiment', () => {
     expect(textSentiment('We would have to send it back.')).toBe(0)
   })
 
+  it('scores the frequent misspellings of review words like the words, and review praise wink leaves neutral', () => {
+    expect(textSentiment('The breakfast is delicius.')).toBeCloseTo(textSentiment('The breakfast is delicious.')!, 1)
+    expect(textSentiment('The room was confortable.')).toBeGreaterThan(0)
+    expect(textSentiment('I was disapointed.')).toBeLessThan(0)
+    expect(textSentiment('Its shape is fancy and the decor unique.')).toBeGreaterThan(0)
+    expect(textSentiment('The manager politely explained.')).toBeGreaterThan(0)
+    expect(textSentiment('A relaxing stay.')).toBeGreaterThan(0)
+    expect(textSentiment('The app freezes.')).toBeLessThan(0)
+    expect(textSentiment('The roof leaks.')).toBeLessThan(0)
+  })
+
+  it('leaves neutral the words wink scores that say nothing in reviews', () => {
+    // a concession connective is no complaint: the verdict after it stands alone
+    expect(textSentiment('Despite the price, it is great.')).toBeCloseTo(textSentiment('It is great.')!, 6)
+    expect(textSentiment('We decided to go there.')).toBe(0)
+    expect(textSentiment('It is sold online.')).toBe(0)
+    expect(textSentiment('I went there with a friend and ordered the beef.')).toBe(0)
+    expect(textSentiment('The service was aweful.')).toBeLessThan(0)
+  })
+
+  it('reads a price verdict of an adverb and "priced", and "over priced" written apart', () => {
+    expect(textSentiment('The plans are fairly priced.')).toBeGreaterThan(0)
+    expect(textSentiment('The plans are competitively priced.')).toBeGreaterThan(0)
+    expect(textSentiment('The plans are over priced.')).toBeLessThan(0)
+    // a degree alone is no verdict
+    expect(textSentiment('The plans are fairly new.')).toBe(0)
+  })
+
+  it('scores an idiom of several words as a whole, and its words alone not at all', () => {
+    expect(textSentiment('The decor was out of date.')).toBeLessThan(0)
+    expect(textSentiment('I was blown away by the food.')).toBeGreaterThan(0)
+    expect(textSentiment('The dessert was out of this world.')).toBeGreaterThan(0)
+    expect(textSentiment('Our food took forever.')).toBeLessThan(0)
+    expect(textSentiment('Long waiting time.')).toBeLessThan(0)
+    // negation reaches the idiom like any scored word
+    expect(textSentiment('The decor was not out of date.')).toBeGreaterThan(0)
+    // the words out of their idiom say nothing
+    expect(textSentiment('We went out of the city on a date.')).toBe(0)
+    expect(textSentiment('I have used it for a long time.')).toBe(0)
+  })
+
+  it('reads the idioms of a shortcoming as complaints, though their words praise', () => {
+    expect(textSentiment('Good app, but the sync could be better.')).toBeLessThan(textSentiment('Good app.')!)
+    expect(textSentiment('The battery could be better.')).toBeLessThan(0)
+    expect(textSentiment('The interface needs improvement.')).toBeLessThan(0)
+    expect(textSentiment('The service leaves a lot to be desired.')).toBeLessThan(0)
+    // negated it is the best there is (wink negated "better" into a complaint)
+    expect(textSentiment('The service could not be better.')).toBeGreaterThan(0)
+    expect(textSentiment("The service couldn't be better.")).toBeGreaterThan(0)
+    expect(textSentiment('The staff went above and beyond.')).toBeGreaterThan(0)
+  })
+
   it('reads a negated "have" with nothing said after it as something missing', () => {
     expect(textSentiment('The library does not have air conditioning.')).toBeLessThan(0)
     expect(textSentiment("It doesn't have much range.")).toBeLessThan(0)
