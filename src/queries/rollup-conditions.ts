@@ -113,7 +113,7 @@ export function calendarRollupRows(
 }
 
 /** True when the workspace has no response on any day of these runs. */
-function noResponses(workspaceId: string, runs: readonly DateRange[]): RawBuilder<SqlBool> {
+export function noResponses(workspaceId: string, runs: readonly DateRange[]): RawBuilder<SqlBool> {
   const tests = runs.map(
     (run) => sql<SqlBool>`not exists (select 1 from daily_response_totals t
         where t.workspace_id = ${workspaceId} and t.day >= ${run.start}::date and t.day <= ${run.end}::date)`,

@@ -10,7 +10,8 @@
 // as the facts never produce it. Days after today, or without answers, have no rows and cost
 // an index probe.
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
-import { addDays, nextUnit, unitStart, type DateRange } from '../../core/date-range.js'
+import { coverRange, type DateRange } from '../../core/date-range.js'
+import { noResponses } from '../rollup-conditions.js'
 
 /** One read of a cover: a run of whole months (first days) or of days, added or subtracted. */
 export interface SignedPart {
@@ -31,32 +32,28 @@ export interface SignedPart {
  */
 export function signedMonthCover(range: DateRange): SignedPart[] {
   const parts: SignedPart[] = []
-  let whole: DateRange | undefined
-  for (let month = unitStart(range.start, 'month'); month <= range.end; month = nextUnit(month, 'month')) {
-    const monthEnd = addDays(nextUnit(month, 'month'), -1)
-    const covered = { start: month < range.start ? range.start : month, end: monthEnd > range.end ? range.end : monthEnd }
-    if (covered.start === month && covered.end === monthEnd) {
-      // Consecutive whole months are one read.
-      if (whole) whole.end = month
-      else parts.push({ tier: 'month', units: (whole = { start: month, end: month }), sign: 1 })
+  for (const part of coverRange(range, ['month', 'day'])) {
+    if (!('rest' in part)) {
+      parts.push({ tier: part.tier === 'day' ? 'day' : 'month', units: part.units, sign: 1 })
       continue
     }
-    whole = undefined
-    const rest = [
-      { start: month, end: addDays(covered.start, -1) },
-      { start: addDays(covered.end, 1), end: monthEnd },
-    ].filter((run) => run.start <= run.end)
-    const days = (run: DateRange) => Math.round((Date.parse(run.end) - Date.parse(run.start)) / 86_400_000) + 1
-    const restDays = rest.reduce((n, run) => n + days(run), 0)
-    if (days(covered) <= restDays) {
-      parts.push({ tier: 'day', units: covered, sign: 1, month: { unit: month, rest } })
+    // A partial month: with days as the only finer tier, coverRange gives its covered days
+    // as one part.
+    const [finer] = part.finer
+    if (!finer || 'rest' in finer) throw new Error('signedMonthCover: a partial month must be covered by one run of days')
+    const covered = finer.units
+    const restDays = part.rest.reduce((n, run) => n + dayCount(run), 0)
+    if (dayCount(covered) <= restDays) {
+      parts.push({ tier: 'day', units: covered, sign: 1, month: { unit: part.unit, rest: part.rest } })
       continue
     }
-    parts.push({ tier: 'month', units: { start: month, end: month }, sign: 1 })
-    for (const run of rest) parts.push({ tier: 'day', units: run, sign: -1 })
+    parts.push({ tier: 'month', units: { start: part.unit, end: part.unit }, sign: 1 })
+    for (const run of part.rest) parts.push({ tier: 'day', units: run, sign: -1 })
   }
   return parts
 }
+
+const dayCount = (run: DateRange) => Math.round((Date.parse(run.end) - Date.parse(run.start)) / 86_400_000) + 1
 
 /**
  * The cover as a subquery for FROM (alias it `s`): `keys` as they are, `measures` negated in
@@ -91,13 +88,4 @@ export function signedRollupRows(
     read('day', part.units, 1, sql<SqlBool>`not ${restEmpty}`)
   }
   return sql`(${sql.join(selects, sql` union all `)})`
-}
-
-/** True when the workspace has no response on any day of these runs (daily_response_totals, migration 0003). */
-function noResponses(workspaceId: string, runs: readonly DateRange[]): RawBuilder<SqlBool> {
-  const tests = runs.map(
-    (run) => sql<SqlBool>`not exists (select 1 from daily_response_totals t
-        where t.workspace_id = ${workspaceId} and t.day >= ${run.start}::date and t.day <= ${run.end}::date)`,
-  )
-  return sql<SqlBool>`(${sql.join(tests, sql` and `)})`
 }
