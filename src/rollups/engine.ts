@@ -5,7 +5,7 @@
 // mentions and citations); a rebuild is a delete and an insert per table.
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.js'
-import { CALENDAR_UNITS } from '../core/date-range.js'
+import { CALENDAR_UNITS, nextUnit, unitStart } from '../core/date-range.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
@@ -274,14 +274,8 @@ function sliceScope(workspaceId: string, from: string | null, to: string | null)
   }
 }
 
-/** The first day of each calendar unit of a bucket, as `date_trunc` gives it (UTC days). */
-function startsBucket(day: string, bucket: Bucket): boolean {
-  const [, month, date] = day.split('-').map(Number)
-  if (bucket === 'day') return true
-  if (date !== 1) return false
-  if (bucket === 'month') return true
-  return bucket === 'quarter' ? month % 3 === 1 : month === 1
-}
+/** Whether `day` is the first day of a unit of the bucket (every day starts a day). */
+const startsBucket = (day: string, bucket: Bucket): boolean => bucket === 'day' || unitStart(day, bucket) === day
 
 /**
  * UTC midnights that cut the workspace's facts into calendar months, or none when it has
@@ -300,14 +294,8 @@ export async function rebuildSliceBoundaries(db: DB, workspaceId: string, thresh
   const { first, last } = rows[0]
   if (!first || !last) return []
   const boundaries: string[] = []
-  let [year, month] = first.split('-').map(Number)
-  for (;;) {
-    month += 1
-    if (month === 13) [year, month] = [year + 1, 1]
-    const day = `${year}-${String(month).padStart(2, '0')}-01`
-    if (day > last) return boundaries
-    boundaries.push(day)
-  }
+  for (let month = nextUnit(unitStart(first, 'month'), 'month'); month <= last; month = nextUnit(month, 'month')) boundaries.push(month)
+  return boundaries
 }
 
 /**
