@@ -97,9 +97,9 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     // only in passing ("works with Google Assistant") is not what it judges.
     for (const [brandId, score] of scores) {
       // (The owner is looked up only for a name in passing: most names are not.)
-      const passing = place.leads.length > 0 && onlyInPassing(sentence, inSentence, brandId) && isOtherItem(ownerOf(place), k, brandId)
+      const passing = place.leads.length > 0 && everyMatchOf(inSentence, brandId, (m) => isNamedInPassing(sentence, m.start)) && isOtherItem(ownerOf(place), k, brandId)
       // Named in passing or only listed: neutral, whatever list it sits in.
-      if (passing || onlyListed(sentence, place, inSentence, brandId)) add(brandId, 0)
+      if (passing || everyMatchOf(inSentence, brandId, (m) => isListedAt(sentence, place, m.start, m.end))) add(brandId, 0)
       else add(brandId, weigh(place, place.spec ? 0 : score))
     }
   }
@@ -126,15 +126,9 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   return out
 }
 
-/** Whether every match of the brand in the sentence is only listed there (isListedAt). */
-function onlyListed(sentence: ScoredSentence, place: SentenceLayout, inSentence: readonly MentionMatch[], brandId: string): boolean {
-  for (const m of inSentence) if (m.brandId === brandId && !isListedAt(sentence, place, m.start, m.end)) return false
-  return true
-}
-
-/** Whether every match of the brand in the sentence names it in passing (isNamedInPassing). */
-function onlyInPassing(sentence: ScoredSentence, inSentence: readonly MentionMatch[], brandId: string): boolean {
-  for (const m of inSentence) if (m.brandId === brandId && !isNamedInPassing(sentence, m.start)) return false
+/** Whether every match of the brand in the sentence passes `test` (only listed there, only named in passing). */
+function everyMatchOf(inSentence: readonly MentionMatch[], brandId: string, test: (match: MentionMatch) => boolean): boolean {
+  for (const m of inSentence) if (m.brandId === brandId && !test(m)) return false
   return true
 }
 

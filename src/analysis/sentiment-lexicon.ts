@@ -99,20 +99,20 @@ function phrasal<D extends number>(entries: { word: string; direction: D }[]): M
 
 /** The score of a scored idiom starting at `t` and its length in words, or null. */
 export function phraseAt(words: readonly string[], t: number): { score: number; length: number } | null {
-  const candidates = LEXICON.phrases.get(words[t])
-  if (candidates === undefined) return null
-  for (const { rest, score } of candidates) if (rest.every((w, k) => words[t + 1 + k] === w)) return { score, length: rest.length + 1 }
-  return null
+  const entry = entryAt(LEXICON.phrases, words, t)
+  return entry === undefined ? null : { score: entry.score, length: entry.rest.length + 1 }
+}
+
+/** The entry of an index by first word (phrases, phrasal comparatives) whose other words follow `t`. */
+function entryAt<Entry extends { rest: readonly string[] }>(index: ReadonlyMap<string, readonly Entry[]>, words: readonly string[], t: number): Entry | undefined {
+  const candidates = index.get(words[t])
+  if (candidates !== undefined) for (const entry of candidates) if (entry.rest.every((w, k) => words[t + 1 + k] === w)) return entry
+  return undefined
 }
 
 export const LEXICON: SentimentLexicon = loadSentimentLexicon()
 
 /** The direction of a comparative verb at `t` (one word, or a phrasal verb starting there: "makes up for"); 0 if none. */
 export function comparativeAt(words: readonly string[], t: number): number {
-  const single = LEXICON.comparatives.get(words[t])
-  if (single !== undefined) return single
-  const candidates = LEXICON.phrasalComparatives.get(words[t])
-  if (candidates === undefined) return 0
-  for (const { rest, direction } of candidates) if (rest.every((w, k) => words[t + 1 + k] === w)) return direction
-  return 0
+  return LEXICON.comparatives.get(words[t]) ?? entryAt(LEXICON.phrasalComparatives, words, t)?.direction ?? 0
 }
