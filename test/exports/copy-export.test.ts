@@ -15,7 +15,13 @@ import { roundedFloatCell } from '../../src/exports/copy-export.js'
 import { CopyOutStream, createCopyOutDecoder } from '../../src/exports/copy-out-stream.js'
 import { roundPosition, roundScore, roundSentiment } from '../../src/queries/rounding.js'
 
-/** One backend message: its code, its length (itself included) and its content. */
+/**
+ * One backend message: its code, its length (itself included) and its content. The shape and
+ * the codes used below (CopyOutResponse 'H', CopyData 'd', NoticeResponse 'N', ParameterStatus
+ * 'S', CopyDone 'c', ErrorResponse 'E', CommandComplete 'C', ReadyForQuery 'Z') are
+ * PostgreSQL 15's "Frontend/Backend Protocol", 55.7 Message Formats
+ * (postgresql.org/docs/15/protocol-message-formats.html); the COPY flow is 55.2.6.
+ */
 function message(code: string, content: Buffer | string): Buffer {
   const body = Buffer.from(content)
   const header = Buffer.alloc(5)
