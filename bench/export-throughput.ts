@@ -9,10 +9,10 @@
 //   DATABASE_URL=… npx tsx bench/export-throughput.ts --dataset bench/.dataset-1m.json [--runs 5] [--load-seconds 15] [--curl]
 // The year's chat-responses file of a `npm run bench:data` dataset, as issue 32 measures it:
 // the real server (bin/beacon.js, run `npm run build` first) after a load test of
-// /dashboard (computed, then cached, as bench/run.ts does), then --runs exports, each beside
-// the yardstick COPY of the same rows (bench/export-yardstick.ts) in the same minute. Per
-// run: rows/s of both, their ratio, the server's peak RSS growth (sampled every 10 ms) and
-// the CPU seconds the server and this client spent. Results: bench/results/<date>-export-dataset.json.
+// /dashboard (computed, then cached, as bench/run.ts does), then --runs exports, each between
+// two yardstick COPYs of the same rows (bench/export-yardstick.ts), one just before and one
+// just after. Per run: rows/s of both, their ratio (to the two COPYs' mean), the server's
+// peak RSS growth (sampled every 10 ms) and the CPU seconds the server and this client spent. Results: bench/results/<date>-export-dataset.json.
 import { fork, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -366,6 +366,11 @@ async function datasetMain(file: string): Promise<void> {
     const ownCopySql = `copy (${await equivalentCopyQuery(ownDatabase, dataset.workspace_id, start, end).finally(() => ownDatabase.close())}) to stdout with csv header`
     const results: Record<string, number>[] = []
     for (let run = 0; run < runs; run++) {
+      // The yardstick runs just before and just after the export and the export is compared
+      // with their mean: on two cores shared with other work, one COPY after the export put
+      // the ratio anywhere from 0.77 to 1.80 in five runs of the same code, as the load
+      // around it came and went. Bracketing cancels a load that rises or falls across the run.
+      const copyBefore = runYardstickCopy(databaseUrl, copySql)
       const rssBefore = processRss(server.pid)
       let peak = rssBefore
       const sampler = setInterval(() => (peak = Math.max(peak, processRss(server.pid))), 10)
@@ -382,7 +387,8 @@ async function datasetMain(file: string): Promise<void> {
       const serverCpuAfter = processCpuSeconds(server.pid)
       // The kernel's share is mostly the socket reads and writes of the file's bytes.
       const serverCpu = { user: serverCpuAfter.user - serverCpuBefore.user, system: serverCpuAfter.system - serverCpuBefore.system }
-      const copy = runYardstickCopy(databaseUrl, copySql)
+      const copyAfter = runYardstickCopy(databaseUrl, copySql)
+      const copy = { seconds: (copyBefore.seconds + copyAfter.seconds) / 2 }
       const ownCopy = runYardstickCopy(databaseUrl, ownCopySql)
       const result = {
         run: run + 1,
@@ -390,6 +396,8 @@ async function datasetMain(file: string): Promise<void> {
         export_seconds: round(measure.seconds, 2),
         export_mb: round(measure.bytes / 1e6, 1),
         export_rows_per_second: Math.round(rows / measure.seconds),
+        copy_seconds_before: round(copyBefore.seconds, 2),
+        copy_seconds_after: round(copyAfter.seconds, 2),
         copy_seconds: round(copy.seconds, 2),
         copy_rows_per_second: Math.round(rows / copy.seconds),
         ratio_to_copy: round(copy.seconds / measure.seconds, 2),
