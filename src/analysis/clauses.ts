@@ -221,7 +221,88 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   if (tally.foil !== null) return tally.foil
-  return loneInClause(structure, targets)
+  const lone = loneInClause(structure, targets)
+  return lone !== 0 ? lone : contrastImplied(structure, targets)
+}
+
+/** What a contrast implies of a subject its own clause says nothing good or bad about. */
+const IMPLIED_BY_CONTRAST = 0.25
+/** Contrast words that oppose the two sides' verdicts ("meanwhile" only moves on in time). */
+const OPPOSING = new Set(['but', 'however', 'yet', 'although', 'though', 'whereas', 'while', 'whilst', 'except', 'nevertheless', 'nonetheless'])
+
+/**
+ * "The phone is excellent, but the battery time is very short", "the decor is old, but the
+ * bathrooms are clean": a contrast opposes its two sides, so a subject whose own clause
+ * has no scored word ("short", "old", "high" judge nothing alone) takes the opposite of the
+ * nearest clause across the contrast that does say something. Only a subject that is a
+ * noun phrase of its own (not the writer, not a pronoun) and only when nothing at all was
+ * attributed to it.
+ */
+function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
+  for (const p of targets) {
+    const phrase = s.phrases[p]
+    if (phrase.role !== 'subject' || phrase.person || phrase.anaphor || phrase.clause < 0) continue
+    const c = phrase.clause
+    const kind = s.clauses[c].kind
+    if (kind === 'conditional' || kind === 'foil' || kind === 'relative' || saysSomething(s, c)) continue
+    const other = acrossContrast(s, c)
+    if (other < 0) continue
+    const scratch = { sum: 0, hits: 0 }
+    credit(s.phrases, s.clauses[other], -1, NONE, scratch)
+    const mean = scratch.sum / scratch.hits
+    if (Math.abs(mean) >= IMPLIED_MIN) return mean > 0 ? -IMPLIED_BY_CONTRAST : IMPLIED_BY_CONTRAST
+  }
+  return 0
+}
+
+/** How clear the other side's verdict must be to imply the opposite. */
+const IMPLIED_MIN = 0.1
+
+/** Whether clause `c` opens with an opposing contrast word. */
+function opposes(s: Structure, c: number): boolean {
+  const clause = s.clauses[c]
+  return clause.kind === 'contrast' && clause.first > 0 && OPPOSING.has(s.word[clause.first - 1])
+}
+
+/**
+ * The clause nearest to `c` on the other side of the contrast `c` takes part in that says
+ * something: before it when `c`'s side opens with "but" (or continues it), after it when
+ * the contrast comes later ("the wait is long, but …") or opens the sentence ("Although the
+ * decor is dated, …"). -1 when there is no such contrast or nothing said across it.
+ */
+function acrossContrast(s: Structure, c: number): number {
+  const usable = (k: number) => s.clauses[k].kind !== 'conditional' && s.clauses[k].kind !== 'foil' && saysSomething(s, k)
+  // the start of c's side: the nearest opposing clause at or before c
+  let open = -1
+  for (let k = c; k >= 0; k--) {
+    if (opposes(s, k)) {
+      open = k
+      break
+    }
+  }
+  if (open > 0) {
+    for (let k = open - 1; k >= 0; k--) {
+      if (usable(k)) return k
+      if (opposes(s, k)) break
+    }
+    return -1
+  }
+  // c's side is the first one: the other side starts at the next opposing clause, or (a
+  // concession opening the sentence) right after the concession's own clauses end
+  let next = -1
+  for (let k = c + 1; k < s.clauses.length; k++) {
+    if (opposes(s, k)) {
+      next = k
+      break
+    }
+  }
+  if (next < 0 && open === 0) next = c + 1
+  if (next < 0) return -1
+  for (let k = next; k < s.clauses.length; k++) {
+    if (usable(k)) return k
+    if (k > next && opposes(s, k)) break
+  }
+  return -1
 }
 
 /**
