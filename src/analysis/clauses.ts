@@ -282,7 +282,7 @@ function acrossContrast(s: Structure, c: number): number {
   }
   if (open > 0) {
     for (let k = open - 1; k >= 0; k--) {
-      if (usable(k)) return k
+      if (usable(k)) return agrees(s, open, c, k) ? k : -1
       if (opposes(s, k)) break
     }
     return -1
@@ -299,10 +299,31 @@ function acrossContrast(s: Structure, c: number): number {
   if (next < 0 && open === 0) next = c + 1
   if (next < 0) return -1
   for (let k = next; k < s.clauses.length; k++) {
-    if (usable(k)) return k
+    if (usable(k)) return agrees(s, c + 1, next, k) ? k : -1
     if (k > next && opposes(s, k)) break
   }
   return -1
+}
+
+/**
+ * Whether the clauses `from`..`to - 1` (on the target's side, between it and the contrast)
+ * that say something all say the opposite of clause `other`: then the target's side is one
+ * verdict ("the fish was good but the clams were too tough and the sausage wasn't even
+ * cooked"). A clause there agreeing with the other side ("the keyboard arrived late, some
+ * keys did not work, the price was low but still the product is not good") means the
+ * contrast is between other clauses than the target's.
+ */
+function agrees(s: Structure, from: number, to: number, other: number): boolean {
+  const scratch = { sum: 0, hits: 0 }
+  credit(s.phrases, s.clauses[other], -1, NONE, scratch)
+  const sign = Math.sign(scratch.sum)
+  for (let k = from; k < to; k++) {
+    const kind = s.clauses[k].kind
+    if (kind === 'conditional' || kind === 'foil' || !saysSomething(s, k)) continue
+    credit(s.phrases, s.clauses[k], -1, NONE, scratch)
+    if (Math.sign(scratch.sum) !== -sign) return false
+  }
+  return true
 }
 
 /**

@@ -37,3 +37,23 @@ describe('a contrast opposes its two sides (sixth round)', () => {
     expect(sign('The phone is excellent, but if the battery is low it slows down.', 'battery')).toBe(0)
   })
 })
+
+describe('which clauses a contrast opposes (sixth round)', () => {
+  it('implies nothing for a clause with a verdict agreeing with the other side between it and the contrast', () => {
+    // "the keys did not work" is on the complaint's side already: the contrast is between
+    // "the price was great" and "the product is awful", not about the keyboard's clause
+    expect(sign('The keyboard came on Monday, the keys did not work, the price was great, but the product is awful.', 'keyboard')).toBe(0)
+  })
+
+  it('carries the implication along a side that says one thing', () => {
+    expect(sign('The fish was good but the clams were awful and the sausage was raw.', 'sausage')).toBe(-1)
+  })
+})
+
+describe('words wink scores that judge nothing in reviews (sixth round lexicon)', () => {
+  it('does not score ability, the reader, or kinds of dishes', () => {
+    expect(sign('We were able to get a table.', 'table')).toBe(0)
+    expect(sign('I ordered the plain bagel.', 'bagel')).toBe(0)
+    expect(sign('What do you like more, the tacos or the burritos?', 'tacos')).toBe(0)
+  })
+})
