@@ -44,6 +44,8 @@ interface Phrase {
   complement: boolean
   /** "the quality of the food": the phrase "of" hangs this one on (-1: none); it shares that phrase's fate */
   head: number
+  /** "a month ago", "this morning" before a subject: when, not what the clause is about */
+  adverbial: boolean
   /** sentiment of the words inside the phrase ("great food") */
   sum: number
   hits: number
@@ -612,7 +614,21 @@ const QUANTIFIER = new Set([
 const NAME_LIKE = /^(?:.+\p{Lu}|.*\p{N}|\p{Lu}{2,}$)/u
 
 function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last: number, entity: boolean, possessed: boolean): Phrase {
-  const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, head: -1, sum: 0, hits: 0 }
+  const phrase: Phrase = {
+    first,
+    last,
+    clause: -1,
+    role: 'subject',
+    entity,
+    anaphor: false,
+    person: false,
+    possessed,
+    complement: false,
+    head: -1,
+    adverbial: false,
+    sum: 0,
+    hits: 0,
+  }
   const index = phrases.length
   phrases.push(phrase)
   for (let k = first; k <= last; k++) phraseOf[k] = index
@@ -764,7 +780,11 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
     // a verb or a preposition it starts a statement of its own: "… of use and the battery
     // is failing", "and engine up to date").
     const sibling = before > clause.first && COORDINATORS.has(word[before]) ? phraseOf[before - 1] : -1
-    if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique' && endsClause(word, clause, phrase.last + 1)) phrase.role = 'oblique'
+    if (timeAdverbial(word, pos, phraseOf, phrase)) {
+      phrase.role = 'oblique'
+      phrase.adverbial = true
+    } else if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique' && endsClause(word, clause, phrase.last + 1))
+      phrase.role = 'oblique'
     else if (afterPreposition) phrase.role = 'oblique'
     else if (verb >= 0 && phrase.first > verb) {
       phrase.role = 'object'
@@ -774,6 +794,48 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
       phrase.complement = copula && !otherVerb
     } else phrase.role = 'subject'
   }
+}
+
+/** Nouns of a point or stretch of time that a phrase can place a clause at ("a week ago", "this morning"). */
+const TIME_NOUNS = new Set([
+  'minute',
+  'minutes',
+  'hour',
+  'hours',
+  'day',
+  'days',
+  'night',
+  'nights',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'year',
+  'years',
+  'morning',
+  'afternoon',
+  'evening',
+  'weekend',
+  'time',
+])
+/** Determiners that make a time phrase a point in time ("this morning", "last week", "every weekend"). */
+const TIME_POINT = new Set(['this', 'last', 'next', 'every', 'one', 'that', 'yesterday'])
+
+/**
+ * "A month ago I went to a psychologist", "This morning I went to this restaurant": a time
+ * phrase followed by "ago", or a point in time followed by the clause's subject, says when;
+ * taken for the subject, it made the clause about "a month" instead of what the writer went
+ * to. A time phrase before a verb stays the subject ("Last night was fun").
+ */
+function timeAdverbial(word: string[], pos: string[], phraseOf: Int32Array, phrase: Phrase): boolean {
+  if (!TIME_NOUNS.has(word[phrase.last]) || phrase.last - phrase.first > 3) return false
+  // only the time itself, not a thing run into it by the tagger ("this hotel 3 months ago")
+  for (let t = phrase.first; t < phrase.last; t++) if (NOUNISH.has(pos[t])) return false
+  const after = phrase.last + 1
+  if (word[after] === 'ago') return true
+  if (!TIME_POINT.has(word[phrase.first])) return false
+  const next = word[after] === ',' ? after + 1 : after
+  return (phraseOf[next] ?? -1) >= 0
 }
 
 // ---- attribution ---------------------------------------------------------------------------
@@ -1055,7 +1117,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       let objects = main.filter((p) => phrases[p].role === 'object' && !phrases[p].person && !isDuration(s, phrases[p]))
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
-      if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique' && !phrases[p].adverbial).slice(0, 1)
       if (objects.length === 0 && purpose >= 0) objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I have no complaints about my stay", "we had problems with the app", "we had a
       // great time at Luigi's": an object that is itself the verdict is about the phrase

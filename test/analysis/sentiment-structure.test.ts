@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { analyzeResponse } from '../../src/analysis/analyze-response.js'
+import { describeStructure } from '../../src/analysis/clauses.js'
+import { compileBrandMatcher } from '../../src/analysis/mentions.js'
+import { scoreSentences } from '../../src/analysis/sentiment.js'
+
+/** Sign of the sentiment of `term` in `text`, with only that term configured (as the public evaluation has it). */
+function sign(text: string, term: string): number {
+  const analysis = analyzeResponse({ content: text }, compileBrandMatcher([{ id: 'target', name: term, aliases: [], domain: null }]))
+  const score = analysis.mentions.find((m) => m.brandId === 'target')?.sentiment ?? 0
+  return Math.abs(score) <= 0.05 ? 0 : Math.sign(score)
+}
+
+const structure = (text: string) => describeStructure(scoreSentences(text)[0])
+
+describe('time phrases say when, not what a clause is about (sixth round)', () => {
+  it('lets the writer be the subject after "a few weeks ago" and "this morning"', () => {
+    expect(structure('A few weeks ago I bought a blender.')).toContain('(a few weeks):b')
+    expect(sign('A few weeks ago I bought a blender and it would not work.', 'blender')).toBe(-1)
+    expect(sign('This morning I visited the bakery, and it was wonderful.', 'bakery')).toBe(1)
+  })
+
+  it('keeps a time phrase that is the subject of its verb, and a thing the tagger ran into one', () => {
+    expect(structure('Last night was fun.')).toContain('(last night):s')
+    expect(sign('I went to this hotel 3 months ago and I highly recommend it.', 'hotel')).toBe(1)
+  })
+})
