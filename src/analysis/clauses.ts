@@ -214,7 +214,8 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   }
   // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery"). A
   // target that is no name and no noun at all ("very expensive", "awful", "fairly
-  // priced": a quality configured as the thing tracked) is its own words' verdict; a noun
+  // priced": a quality configured as the thing tracked; "waited", "crashed": an action,
+  // sixth round, tuning part TSA-MD +1) is its own words' verdict; a noun
   // phrase's adjectives mostly say which one it is ("the bountiful calamari plate",
   // "a deluxe dining room": tuning part, MAMS lost 5 items and TSA-MD gained 3 when they
   // counted), so they do not.
@@ -361,7 +362,7 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
       const score = structure.score[t]
       if (
         score !== 0 &&
-        !(keepModifiers && MODIFIER.has(structure.pos[t])) &&
+        !(keepModifiers && (MODIFIER.has(structure.pos[t]) || structure.pos[t] === 'VERB')) &&
         spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])
       ) {
         sum -= score

@@ -25,3 +25,14 @@ describe('time phrases say when, not what a clause is about (sixth round)', () =
     expect(sign('I went to this hotel 3 months ago and I highly recommend it.', 'hotel')).toBe(1)
   })
 })
+
+describe("a target that is an action is its own verb's verdict (sixth round)", () => {
+  it('scores a verb configured as the target by its own word', () => {
+    expect(sign('Then we waited a long time.', 'waited')).toBe(-1)
+    expect(sign('The app crashed twice.', 'crashed')).toBe(-1)
+  })
+
+  it('still ignores the words of a name', () => {
+    expect(sign('We flew with Spirit to Denver.', 'Spirit')).toBe(0)
+  })
+})
