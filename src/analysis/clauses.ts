@@ -792,7 +792,9 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
       // "X is a great choice": the complement of a copula, before any other verb.
       let otherVerb = false
       for (let t = verb + 1; t < phrase.first && !otherVerb; t++) otherVerb = phraseOf[t] < 0 && pos[t] === 'VERB'
-      phrase.complement = copula && !otherVerb
+      // "The only bad thing is that it needs an adapter": a copula's "that" clause is the
+      // complement as a whole, verbs and all.
+      phrase.complement = copula && (!otherVerb || word[verb + 1] === 'that')
     } else phrase.role = 'subject'
   }
 }
@@ -1047,6 +1049,14 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       if (antecedent >= 0) {
         // "X is a tool that teams love": the complement is the subject.
         events.push({ kind: 'own', c, owners: phrases[antecedent].complement ? [antecedent, ...owners] : [antecedent], independent: NONE })
+        // "The only bad thing that it needs an adapter", "the best part that the staff
+        // remembered us": a verdict noun's "that" opens what the verdict is about, so the
+        // clause's phrases ("it": the current subject) get the verdict's words.
+        const verdict = phrases[antecedent]
+        if (verdict.hits > 0 && VERDICT_NOUNS.has(s.word[verdict.last]) && s.word[clause.first - 1] === 'that') {
+          const about = own.flatMap((p) => (phrases[p].person ? [] : phrases[p].anaphor ? [p, ...owners] : [p]))
+          if (about.length > 0) events.push({ kind: 'own', c: verdict.clause, owners: about, independent: NONE })
+        }
         continue
       }
     }
@@ -1199,6 +1209,9 @@ function verdictAbout(s: Structure, p: number): number[] {
   }
   return out
 }
+
+/** Nouns that name a verdict's subject matter, not a thing: "the only bad thing", "the best part". */
+const VERDICT_NOUNS = new Set(['thing', 'things', 'part', 'problem', 'issue', 'point', 'aspect', 'complaint', 'advantage', 'disadvantage', 'downside', 'drawback'])
 
 /** Determiners that point at the thing under review ("I bought this car"). */
 const DEMONSTRATIVE = new Set(['this', 'that', 'these', 'those'])

@@ -36,3 +36,16 @@ describe("a target that is an action is its own verb's verdict (sixth round)", (
     expect(sign('We flew with Spirit to Denver.', 'Spirit')).toBe(0)
   })
 })
+
+describe('a verdict noun and what it is about (sixth round)', () => {
+  it('gives the clause after "the only bad thing (is) that" the verdict', () => {
+    expect(sign('The only bad thing is that the remote needs batteries.', 'remote')).toBe(-1)
+    expect(sign('The only bad thing is that the remote needs batteries.', 'batteries')).toBe(-1)
+    expect(sign('The best part that the staff remembered our names.', 'staff')).toBe(1)
+  })
+
+  it('leaves a "that" clause alone when its noun says nothing or is no verdict noun', () => {
+    expect(sign('The thing that the waiter brought was a salad.', 'waiter')).toBe(0)
+    expect(sign('The lovely cafe that the waiter mentioned was closed.', 'waiter')).toBe(0)
+  })
+})
