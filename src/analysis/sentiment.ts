@@ -174,6 +174,24 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     }
   }
 
+  // "the staff resolved the problem quickly", "the desserts counter this flaw": a verb that
+  // undoes the bad thing after it is praise, and that thing no complaint here. Before
+  // negation, so "did not fix the issue" is a complaint.
+  if (LEXICON.remedies.score !== 0 && context & REMEDY_WORD) {
+    for (let i = 0; i + 1 < words.length; i++) {
+      // a verb, not a thing ("on their counter", which wink may still tag a verb)
+      if (!(info[i].context & REMEDY_WORD) || pos[i] !== 'VERB' || (i > 0 && (pos[i - 1] === 'DET' || OWNER.has(words[i - 1])))) continue
+      let undone = false
+      for (let k = i + 1; k < words.length && k <= i + REMEDY_REACH && info[k].scope !== SCOPE_BREAK; k++) {
+        if (tokenScore[k] < 0) {
+          tokenScore[k] = 0
+          undone = true
+        }
+      }
+      if (undone && tokenScore[i] <= 0) tokenScore[i] = LEXICON.remedies.score
+    }
+  }
+
   // An equative ("as good as", "as fast as") compares on the adjective's own scale. wink
   // reads "as good as" as a neutral set phrase and, after "not", often leaves the adjective
   // unflagged, so "X is not as good as Y" scored 0 or even praise: the adjective gets its
@@ -301,6 +319,11 @@ const COST_NOUN = 2
 const COST_SIZE_WORD = 4
 const POSSESSION_WORD = 8
 const PHRASE_WORD = 32
+const REMEDY_WORD = 64
+/** Possessive determiners: after one a word is a thing, not a verb. */
+const OWNER = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their'])
+/** How far after a remedy verb the thing it undoes may stand ("resolved the billing problem": 3). */
+const REMEDY_REACH = 4
 
 // Every token of every line was lower-cased and asked the same five sets and maps; answers
 // reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
@@ -325,7 +348,8 @@ function wordInfo(value: string): WordInfo {
         (LEXICON.costs.low.has(word) || LEXICON.costs.high.has(word) ? COST_SIZE_WORD : 0) |
         (POSSESSION.has(word) ? POSSESSION_WORD : 0) |
         (LEXICON.phrases.has(word) ? PHRASE_WORD : 0) |
-        (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0),
+        (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0) |
+        (LEXICON.remedies.verbs.has(word) ? REMEDY_WORD : 0),
     }
     wordInfos.set(value, info)
   }
