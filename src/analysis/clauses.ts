@@ -244,7 +244,7 @@ const OPPOSING = new Set(['but', 'however', 'yet', 'although', 'though', 'wherea
 function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
   for (const p of targets) {
     const phrase = s.phrases[p]
-    if (phrase.role !== 'subject' || phrase.person || phrase.anaphor || phrase.clause < 0) continue
+    if (phrase.person || phrase.anaphor || phrase.clause < 0 || !(phrase.role === 'subject' || (phrase.role === 'object' && writersObject(s, p)))) continue
     const c = phrase.clause
     const kind = s.clauses[c].kind
     if (kind === 'conditional' || kind === 'foil' || kind === 'relative' || saysSomething(s, c)) continue
@@ -256,6 +256,30 @@ function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
     if (Math.abs(mean) >= IMPLIED_MIN) return mean > 0 ? -IMPLIED_BY_CONTRAST : IMPLIED_BY_CONTRAST
   }
   return 0
+}
+
+/**
+ * "… but my friends hardly ate their pasta", "… but we had no appetizers": an object is
+ * what its clause is about when the subject is the writer or people with them and the
+ * clause negates what they did (tuning part: MAMS +2 −1 when "you" counted too, the loss
+ * a "you" of advice).
+ */
+function writersObject(s: Structure, p: number): boolean {
+  const clause = s.clauses[s.phrases[p].clause]
+  let subject = false
+  for (const q of clause.phrases) {
+    const phrase = s.phrases[q]
+    if (phrase.role !== 'subject') continue
+    // the writer ("I", "we", "my friends"), not the reader of advice ("while you chomp on your pizza")
+    const writer = phrase.person ? s.word[phrase.first] !== 'you' : s.word[phrase.first] === 'my' || s.word[phrase.first] === 'our'
+    if (!writer) return false
+    subject = true
+  }
+  if (!subject) return false
+  // and only what the writer did not or hardly did ("hardly ate", "no appetizers"): "…, but
+  // we ordered a case" says nothing against the case
+  for (let t = clause.first; t <= clause.last; t++) if (NEGATION.has(s.word[t])) return true
+  return false
 }
 
 /** How clear the other side's verdict must be to imply the opposite. */

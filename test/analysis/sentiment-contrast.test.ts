@@ -57,3 +57,14 @@ describe('words wink scores that judge nothing in reviews (sixth round lexicon)'
     expect(sign('What do you like more, the tacos or the burritos?', 'tacos')).toBe(0)
   })
 })
+
+describe("the writer's objects across a contrast (sixth round)", () => {
+  it('gives what the writer or their party hardly or never did something with the opposite of the other side', () => {
+    expect(sign('The soup was lovely, but my kids barely touched their noodles.', 'noodles')).toBe(-1)
+    expect(sign('I liked the room, but we never used the pool.', 'pool')).toBe(-1)
+  })
+
+  it('leaves the objects of advice to the reader alone', () => {
+    expect(sign('The soup was lovely, but you can also order the noodles.', 'noodles')).toBe(0)
+  })
+})
