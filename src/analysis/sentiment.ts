@@ -108,7 +108,9 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     words[i] = word.lower
     context |= word.context
     if (word.neutral) tokenScore[i] = 0
-    else if (tokenScore[i] === 0) tokenScore[i] = word.fallback
+    // The domain lexicon's word as the first half of a compound ("dry-aged", "late-night")
+    // is a kind, not a verdict.
+    else if (tokenScore[i] === 0 && !(word.fallback !== 0 && values[i + 1] === '-' && starts[i + 1] === ends[i])) tokenScore[i] = word.fallback
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
     if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
