@@ -111,6 +111,9 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // The domain lexicon's word as the first half of a compound ("dry-aged", "late-night")
     // is a kind, not a verdict.
     else if (tokenScore[i] === 0 && !(word.fallback !== 0 && values[i + 1] === '-' && starts[i + 1] === ends[i])) tokenScore[i] = word.fallback
+    // "I got a coke and dessert as well": "as well" at a clause's end means "too"; wink
+    // scores its "well" as praise. ("as well as" is left to the equative rule below.)
+    if (word.lower === 'well' && i > 0 && words[i - 1] === 'as' && (i + 1 === values.length || values[i + 1] !== 'as')) tokenScore[i] = 0
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
     if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess

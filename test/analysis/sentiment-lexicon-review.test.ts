@@ -28,3 +28,13 @@ describe('review words wink leaves neutral (sixth round lexicon)', () => {
     expect(sign('We had a late dinner at the bistro.', 'dinner')).toBe(0)
   })
 })
+
+describe('"as well" meaning "too" (sixth round)', () => {
+  it('does not praise what the writer also had', () => {
+    expect(sign('I got a coke and a dessert as well.', 'dessert')).toBe(0)
+  })
+
+  it('keeps "well" as praise elsewhere', () => {
+    expect(sign('The blender works well.', 'blender')).toBe(1)
+  })
+})
