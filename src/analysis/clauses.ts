@@ -44,6 +44,8 @@ interface Phrase {
   complement: boolean
   /** "the quality of the food": the phrase "of" hangs this one on (-1: none); it shares that phrase's fate */
   head: number
+  /** "a month ago", "this morning" before a subject: when, not what the clause is about */
+  adverbial: boolean
   /** sentiment of the words inside the phrase ("great food") */
   sum: number
   hits: number
@@ -212,7 +214,8 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   }
   // The name itself is not a verdict ("Best Buy", "Honest Company", "Myth Brewery"). A
   // target that is no name and no noun at all ("very expensive", "awful", "fairly
-  // priced": a quality configured as the thing tracked) is its own words' verdict; a noun
+  // priced": a quality configured as the thing tracked; "waited", "crashed": an action,
+  // sixth round, tuning part TSA-MD +1) is its own words' verdict; a noun
   // phrase's adjectives mostly say which one it is ("the bountiful calamari plate",
   // "a deluxe dining room": tuning part, MAMS lost 5 items and TSA-MD gained 3 when they
   // counted), so they do not.
@@ -221,7 +224,133 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   if (tally.foil !== null) return tally.foil
-  return loneInClause(structure, targets)
+  const lone = loneInClause(structure, targets)
+  return lone !== 0 ? lone : contrastImplied(structure, targets)
+}
+
+/** What a contrast implies of a subject its own clause says nothing good or bad about. */
+const IMPLIED_BY_CONTRAST = 0.25
+/** Contrast words that oppose the two sides' verdicts ("meanwhile" only moves on in time). */
+const OPPOSING = new Set(['but', 'however', 'yet', 'although', 'though', 'whereas', 'while', 'whilst', 'except', 'nevertheless', 'nonetheless'])
+
+/**
+ * "The phone is excellent, but the battery time is very short", "the decor is old, but the
+ * bathrooms are clean": a contrast opposes its two sides, so a subject whose own clause
+ * has no scored word ("short", "old", "high" judge nothing alone) takes the opposite of the
+ * nearest clause across the contrast that does say something. Only a subject that is a
+ * noun phrase of its own (not the writer, not a pronoun) and only when nothing at all was
+ * attributed to it.
+ */
+function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
+  for (const p of targets) {
+    const phrase = s.phrases[p]
+    if (phrase.person || phrase.anaphor || phrase.clause < 0 || !(phrase.role === 'subject' || (phrase.role === 'object' && writersObject(s, p)))) continue
+    const c = phrase.clause
+    const kind = s.clauses[c].kind
+    if (kind === 'conditional' || kind === 'foil' || kind === 'relative' || saysSomething(s, c)) continue
+    const other = acrossContrast(s, c)
+    if (other < 0) continue
+    const scratch = { sum: 0, hits: 0 }
+    credit(s.phrases, s.clauses[other], -1, NONE, scratch)
+    const mean = scratch.sum / scratch.hits
+    if (Math.abs(mean) >= IMPLIED_MIN) return mean > 0 ? -IMPLIED_BY_CONTRAST : IMPLIED_BY_CONTRAST
+  }
+  return 0
+}
+
+/**
+ * "… but my friends hardly ate their pasta", "… but we had no appetizers": an object is
+ * what its clause is about when the subject is the writer or people with them and the
+ * clause negates what they did (tuning part: MAMS +2 −1 when "you" counted too, the loss
+ * a "you" of advice).
+ */
+function writersObject(s: Structure, p: number): boolean {
+  const clause = s.clauses[s.phrases[p].clause]
+  let subject = false
+  for (const q of clause.phrases) {
+    const phrase = s.phrases[q]
+    if (phrase.role !== 'subject') continue
+    // the writer ("I", "we", "my friends"), not the reader of advice ("while you chomp on your pizza")
+    const writer = phrase.person ? s.word[phrase.first] !== 'you' : s.word[phrase.first] === 'my' || s.word[phrase.first] === 'our'
+    if (!writer) return false
+    subject = true
+  }
+  if (!subject) return false
+  // and only what the writer did not or hardly did ("hardly ate", "no appetizers"): "…, but
+  // we ordered a case" says nothing against the case
+  for (let t = clause.first; t <= clause.last; t++) if (NEGATION.has(s.word[t])) return true
+  return false
+}
+
+/** How clear the other side's verdict must be to imply the opposite. */
+const IMPLIED_MIN = 0.1
+
+/** Whether clause `c` opens with an opposing contrast word. */
+function opposes(s: Structure, c: number): boolean {
+  const clause = s.clauses[c]
+  return clause.kind === 'contrast' && clause.first > 0 && OPPOSING.has(s.word[clause.first - 1])
+}
+
+/**
+ * The clause nearest to `c` on the other side of the contrast `c` takes part in that says
+ * something: before it when `c`'s side opens with "but" (or continues it), after it when
+ * the contrast comes later ("the wait is long, but …") or opens the sentence ("Although the
+ * decor is dated, …"). -1 when there is no such contrast or nothing said across it.
+ */
+function acrossContrast(s: Structure, c: number): number {
+  const usable = (k: number) => s.clauses[k].kind !== 'conditional' && s.clauses[k].kind !== 'foil' && saysSomething(s, k)
+  // the start of c's side: the nearest opposing clause at or before c
+  let open = -1
+  for (let k = c; k >= 0; k--) {
+    if (opposes(s, k)) {
+      open = k
+      break
+    }
+  }
+  if (open > 0) {
+    for (let k = open - 1; k >= 0; k--) {
+      if (usable(k)) return agrees(s, open, c, k) ? k : -1
+      if (opposes(s, k)) break
+    }
+    return -1
+  }
+  // c's side is the first one: the other side starts at the next opposing clause, or (a
+  // concession opening the sentence) right after the concession's own clauses end
+  let next = -1
+  for (let k = c + 1; k < s.clauses.length; k++) {
+    if (opposes(s, k)) {
+      next = k
+      break
+    }
+  }
+  if (next < 0 && open === 0) next = c + 1
+  if (next < 0) return -1
+  for (let k = next; k < s.clauses.length; k++) {
+    if (usable(k)) return agrees(s, c + 1, next, k) ? k : -1
+    if (k > next && opposes(s, k)) break
+  }
+  return -1
+}
+
+/**
+ * Whether the clauses `from`..`to - 1` (on the target's side, between it and the contrast)
+ * that say something all say the opposite of clause `other`: then the target's side is one
+ * verdict ("the fish was good but the clams were too tough and the sausage wasn't even
+ * cooked"). A clause there agreeing with the other side ("the keyboard arrived late, some
+ * keys did not work, the price was low but still the product is not good") means the
+ * contrast is between other clauses than the target's.
+ */
+function agrees(s: Structure, from: number, to: number, other: number): boolean {
+  const scratch = { sum: 0, hits: 0 }
+  credit(s.phrases, s.clauses[other], -1, NONE, scratch)
+  const sign = Math.sign(scratch.sum)
+  for (let k = from; k < to; k++) {
+    const kind = s.clauses[k].kind
+    if (kind === 'conditional' || kind === 'foil' || !saysSomething(s, k)) continue
+    credit(s.phrases, s.clauses[k], -1, NONE, scratch)
+    if (Math.sign(scratch.sum) !== -sign) return false
+  }
+  return true
 }
 
 /**
@@ -257,7 +386,7 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
       const score = structure.score[t]
       if (
         score !== 0 &&
-        !(keepModifiers && MODIFIER.has(structure.pos[t])) &&
+        !(keepModifiers && (MODIFIER.has(structure.pos[t]) || structure.pos[t] === 'VERB')) &&
         spans.some(([from, to]) => structure.offset + structure.start[t] < to && from < structure.offset + structure.end[t])
       ) {
         sum -= score
@@ -510,7 +639,21 @@ const QUANTIFIER = new Set([
 const NAME_LIKE = /^(?:.+\p{Lu}|.*\p{N}|\p{Lu}{2,}$)/u
 
 function addPhrase(phrases: Phrase[], phraseOf: Int32Array, first: number, last: number, entity: boolean, possessed: boolean): Phrase {
-  const phrase: Phrase = { first, last, clause: -1, role: 'subject', entity, anaphor: false, person: false, possessed, complement: false, head: -1, sum: 0, hits: 0 }
+  const phrase: Phrase = {
+    first,
+    last,
+    clause: -1,
+    role: 'subject',
+    entity,
+    anaphor: false,
+    person: false,
+    possessed,
+    complement: false,
+    head: -1,
+    adverbial: false,
+    sum: 0,
+    hits: 0,
+  }
   const index = phrases.length
   phrases.push(phrase)
   for (let k = first; k <= last; k++) phraseOf[k] = index
@@ -662,16 +805,64 @@ function assignRoles(clause: Clause, phrases: Phrase[], word: string[], pos: str
     // a verb or a preposition it starts a statement of its own: "… of use and the battery
     // is failing", "and engine up to date").
     const sibling = before > clause.first && COORDINATORS.has(word[before]) ? phraseOf[before - 1] : -1
-    if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique' && endsClause(word, clause, phrase.last + 1)) phrase.role = 'oblique'
+    if (timeAdverbial(word, pos, phraseOf, phrase)) {
+      phrase.role = 'oblique'
+      phrase.adverbial = true
+    } else if (sibling >= 0 && phrases[sibling].clause === phrase.clause && phrases[sibling].role === 'oblique' && endsClause(word, clause, phrase.last + 1))
+      phrase.role = 'oblique'
     else if (afterPreposition) phrase.role = 'oblique'
     else if (verb >= 0 && phrase.first > verb) {
       phrase.role = 'object'
       // "X is a great choice": the complement of a copula, before any other verb.
       let otherVerb = false
       for (let t = verb + 1; t < phrase.first && !otherVerb; t++) otherVerb = phraseOf[t] < 0 && pos[t] === 'VERB'
-      phrase.complement = copula && !otherVerb
+      // "The only bad thing is that it needs an adapter": a copula's "that" clause is the
+      // complement as a whole, verbs and all.
+      phrase.complement = copula && (!otherVerb || word[verb + 1] === 'that')
     } else phrase.role = 'subject'
   }
+}
+
+/** Nouns of a point or stretch of time that a phrase can place a clause at ("a week ago", "this morning"). */
+const TIME_NOUNS = new Set([
+  'minute',
+  'minutes',
+  'hour',
+  'hours',
+  'day',
+  'days',
+  'night',
+  'nights',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'year',
+  'years',
+  'morning',
+  'afternoon',
+  'evening',
+  'weekend',
+  'time',
+])
+/** Determiners that make a time phrase a point in time ("this morning", "last week", "every weekend"). */
+const TIME_POINT = new Set(['this', 'last', 'next', 'every', 'one', 'that', 'yesterday'])
+
+/**
+ * "A month ago I went to a psychologist", "This morning I went to this restaurant": a time
+ * phrase followed by "ago", or a point in time followed by the clause's subject, says when;
+ * taken for the subject, it made the clause about "a month" instead of what the writer went
+ * to. A time phrase before a verb stays the subject ("Last night was fun").
+ */
+function timeAdverbial(word: string[], pos: string[], phraseOf: Int32Array, phrase: Phrase): boolean {
+  if (!TIME_NOUNS.has(word[phrase.last]) || phrase.last - phrase.first > 3) return false
+  // only the time itself, not a thing run into it by the tagger ("this hotel 3 months ago")
+  for (let t = phrase.first; t < phrase.last; t++) if (NOUNISH.has(pos[t])) return false
+  const after = phrase.last + 1
+  if (word[after] === 'ago') return true
+  if (!TIME_POINT.has(word[phrase.first])) return false
+  const next = word[after] === ',' ? after + 1 : after
+  return (phraseOf[next] ?? -1) >= 0
 }
 
 // ---- attribution ---------------------------------------------------------------------------
@@ -882,6 +1073,14 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       if (antecedent >= 0) {
         // "X is a tool that teams love": the complement is the subject.
         events.push({ kind: 'own', c, owners: phrases[antecedent].complement ? [antecedent, ...owners] : [antecedent], independent: NONE })
+        // "The only bad thing that it needs an adapter", "the best part that the staff
+        // remembered us": a verdict noun's "that" opens what the verdict is about, so the
+        // clause's phrases ("it": the current subject) get the verdict's words.
+        const verdict = phrases[antecedent]
+        if (verdict.hits > 0 && VERDICT_NOUNS.has(s.word[verdict.last]) && s.word[clause.first - 1] === 'that') {
+          const about = own.flatMap((p) => (phrases[p].person ? [] : phrases[p].anaphor ? [p, ...owners] : [p]))
+          if (about.length > 0) events.push({ kind: 'own', c: verdict.clause, owners: about, independent: NONE })
+        }
         continue
       }
     }
@@ -953,7 +1152,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       let objects = main.filter((p) => phrases[p].role === 'object' && !phrases[p].person && !isDuration(s, phrases[p]))
       // "I went to the restaurant": without an object, what the clause is about is the
       // prepositional phrase.
-      if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique').slice(0, 1)
+      if (objects.length === 0 && (byWriter || writerAgain)) objects = main.filter((p) => phrases[p].role === 'oblique' && !phrases[p].adverbial).slice(0, 1)
       if (objects.length === 0 && purpose >= 0) objects = own.filter((p) => phrases[p].role === 'object' && !phrases[p].person)
       // "I have no complaints about my stay", "we had problems with the app", "we had a
       // great time at Luigi's": an object that is itself the verdict is about the phrase
@@ -1034,6 +1233,9 @@ function verdictAbout(s: Structure, p: number): number[] {
   }
   return out
 }
+
+/** Nouns that name a verdict's subject matter, not a thing: "the only bad thing", "the best part". */
+const VERDICT_NOUNS = new Set(['thing', 'things', 'part', 'problem', 'issue', 'point', 'aspect', 'complaint', 'advantage', 'disadvantage', 'downside', 'drawback'])
 
 /** Determiners that point at the thing under review ("I bought this car"). */
 const DEMONSTRATIVE = new Set(['this', 'that', 'these', 'those'])

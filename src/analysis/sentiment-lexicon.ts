@@ -10,6 +10,7 @@ interface LexiconFile {
   comparatives: { word: string; direction: 1 | -1; reason: string }[]
   excess: { score: number; reason: string }
   absence?: { score: number; reason: string }
+  remedies?: { verbs: string[]; score: number; reason: string }
   returns?: { modals: string[]; score: number; reason: string }
   costs?: { nouns: string[]; low: string[]; high: string[]; score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
@@ -37,6 +38,8 @@ export interface SentimentLexicon {
   returns: { modals: ReadonlySet<string>; score: number }
   /** score of a negated "have" with nothing scored after it ("does not have air conditioning"); 0: off */
   absence: number
+  /** verbs that undo the bad thing after them ("resolved the problem"), and the praise they give */
+  remedies: { verbs: ReadonlySet<string>; score: number }
   /** list labels whose items are praise / complaints, lower-cased, and the floor they give */
   blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
   /** heading titles that name a section, not a product (lower-cased) */
@@ -61,6 +64,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   // it is looked up by its first word, so only lines holding such a word pay for it.
   const phrases = phrasal([...scores].filter(([w]) => w.includes(' ')).map(([word, score]) => ({ word, direction: score })))
   for (const word of [...scores.keys()]) if (word.includes(' ')) scores.delete(word)
+  if (raw.remedies && !raw.remedies.reason?.trim()) throw new Error('sentiment-lexicon.json: "remedies" needs a reason')
   for (const e of [...raw.neutral, ...raw.comparatives]) {
     if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a reason`)
   }
@@ -72,6 +76,7 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     phrasalComparatives: phrasal(raw.comparatives.filter((e) => e.word.includes(' '))),
     excess: raw.excess.score,
     absence: raw.absence?.score ?? 0,
+    remedies: { verbs: new Set(raw.remedies?.verbs ?? []), score: raw.remedies?.score ?? 0 },
     returns: { modals: new Set(raw.returns?.modals ?? []), score: raw.returns?.score ?? 0 },
     costs: { nouns: new Set(raw.costs?.nouns ?? []), low: new Set(raw.costs?.low ?? []), high: new Set(raw.costs?.high ?? []), score: raw.costs?.score ?? 0 },
     blocks: {

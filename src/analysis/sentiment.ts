@@ -108,7 +108,12 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     words[i] = word.lower
     context |= word.context
     if (word.neutral) tokenScore[i] = 0
-    else if (tokenScore[i] === 0) tokenScore[i] = word.fallback
+    // The domain lexicon's word as the first half of a compound ("dry-aged", "late-night")
+    // is a kind, not a verdict.
+    else if (tokenScore[i] === 0 && !(word.fallback !== 0 && values[i + 1] === '-' && starts[i + 1] === ends[i])) tokenScore[i] = word.fallback
+    // "I got a coke and dessert as well": "as well" at a clause's end means "too"; wink
+    // scores its "well" as praise. ("as well as" is left to the equative rule below.)
+    if (word.lower === 'well' && i > 0 && words[i - 1] === 'as' && (i + 1 === values.length || values[i + 1] !== 'as')) tokenScore[i] = 0
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
     if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
@@ -171,6 +176,24 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       const low = LEXICON.costs.low.has(words[i])
       if ((!low && !LEXICON.costs.high.has(words[i])) || tokenScore[i] !== 0 || !nearCost(words, info, i)) continue
       tokenScore[i] = low ? LEXICON.costs.score : -LEXICON.costs.score
+    }
+  }
+
+  // "the staff resolved the problem quickly", "the desserts counter this flaw": a verb that
+  // undoes the bad thing after it is praise, and that thing no complaint here. Before
+  // negation, so "did not fix the issue" is a complaint.
+  if (LEXICON.remedies.score !== 0 && context & REMEDY_WORD) {
+    for (let i = 0; i + 1 < words.length; i++) {
+      // a verb, not a thing ("on their counter", which wink may still tag a verb)
+      if (!(info[i].context & REMEDY_WORD) || pos[i] !== 'VERB' || (i > 0 && (pos[i - 1] === 'DET' || OWNER.has(words[i - 1])))) continue
+      let undone = false
+      for (let k = i + 1; k < words.length && k <= i + REMEDY_REACH && info[k].scope !== SCOPE_BREAK; k++) {
+        if (tokenScore[k] < 0) {
+          tokenScore[k] = 0
+          undone = true
+        }
+      }
+      if (undone && tokenScore[i] <= 0) tokenScore[i] = LEXICON.remedies.score
     }
   }
 
@@ -301,6 +324,11 @@ const COST_NOUN = 2
 const COST_SIZE_WORD = 4
 const POSSESSION_WORD = 8
 const PHRASE_WORD = 32
+const REMEDY_WORD = 64
+/** Possessive determiners: after one a word is a thing, not a verb. */
+const OWNER = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their'])
+/** How far after a remedy verb the thing it undoes may stand ("resolved the billing problem": 3). */
+const REMEDY_REACH = 4
 
 // Every token of every line was lower-cased and asked the same five sets and maps; answers
 // reuse a small vocabulary, so each distinct token text is looked up once. Keyed by the text
@@ -325,7 +353,8 @@ function wordInfo(value: string): WordInfo {
         (LEXICON.costs.low.has(word) || LEXICON.costs.high.has(word) ? COST_SIZE_WORD : 0) |
         (POSSESSION.has(word) ? POSSESSION_WORD : 0) |
         (LEXICON.phrases.has(word) ? PHRASE_WORD : 0) |
-        (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0),
+        (word === 'again' || word === 'return' || word === 'back' ? RETURN_WORD : 0) |
+        (LEXICON.remedies.verbs.has(word) ? REMEDY_WORD : 0),
     }
     wordInfos.set(value, info)
   }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { analyzeResponse } from '../../src/analysis/analyze-response.js'
+import { compileBrandMatcher } from '../../src/analysis/mentions.js'
+import { loadSentimentLexicon } from '../../src/analysis/sentiment-lexicon.js'
+
+/** Sign of the sentiment of `term` in `text`, with only that term configured (as the public evaluation has it). */
+function sign(text: string, term: string): number {
+  const analysis = analyzeResponse({ content: text }, compileBrandMatcher([{ id: 'target', name: term, aliases: [], domain: null }]))
+  const score = analysis.mentions.find((m) => m.brandId === 'target')?.sentiment ?? 0
+  return Math.abs(score) <= 0.05 ? 0 : Math.sign(score)
+}
+
+describe('verbs that undo a bad thing (sixth round lexicon: remedies)', () => {
+  it('praises whoever resolves, fixes or counters the bad thing', () => {
+    expect(sign('The support team resolved the problem within an hour.', 'support team')).toBe(1)
+    expect(sign('The new update prevents bugs.', 'update')).toBe(1)
+    expect(sign('The generous portions counter this flaw.', 'portions')).toBe(1)
+  })
+
+  it('is a complaint when negated', () => {
+    expect(sign('The support team never resolved the problem.', 'support team')).toBe(-1)
+  })
+
+  it('reads a remedy word after a determiner as a thing', () => {
+    // "counter" is the surface the food sits on, and the food getting cold is a complaint
+    expect(sign('Your food sits on their counter getting cold and bad.', 'food')).toBe(-1)
+  })
+
+  it('loads the verbs and their score from the lexicon file, each with its reason', () => {
+    const json = JSON.stringify({
+      scores: [],
+      neutral: [],
+      comparatives: [],
+      excess: { score: -0.4, reason: 'r' },
+      remedies: { verbs: ['mend'], score: 0.3, reason: 'r' },
+      blocks: { pros: { labels: [], score: 0.3, reason: 'r' }, cons: { labels: [], score: -0.3, reason: 'r' } },
+      sections: { titles: [], reason: 'r' },
+      others: { first: [], last: [], reason: 'r' },
+    })
+    const lexicon = loadSentimentLexicon(json)
+    expect([...lexicon.remedies.verbs]).toEqual(['mend'])
+    expect(lexicon.remedies.score).toBe(0.3)
+    expect(() => loadSentimentLexicon(json.replace('"score":0.3,"reason":"r"', '"score":0.3,"reason":" "'))).toThrow(/remedies" needs a reason/)
+  })
+})
