@@ -26,6 +26,22 @@ export interface SentenceLayout {
    * closes within it ("…(3k+)Other Solid Options: KitchenAid …"); null when none
    */
   listing: [number, number][] | null
+  /**
+   * item labels in the sentence and the blurb each heads ("Jabra Elite 7 Active:Known for a
+   * secure fit …", "**Notion**: excellent templates"): absolute offsets; null when none
+   */
+  items: InlineItem[] | null
+  /**
+   * the sentence whose last item this one continues, in the same line ("…:Known for a secure
+   * fit. They offer customizable ANC."), or null
+   */
+  itemLead: number | null
+}
+
+/** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
+export interface InlineItem {
+  label: [number, number]
+  blurb: [number, number]
 }
 
 interface Line {
@@ -189,7 +205,7 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null }))
+  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
@@ -213,8 +229,17 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     // FIBA approved …") open the section inside the line; it runs to the line's end or to a
     // generic section title ("Factors to Consider:").
     let inlineOthers = false
+    // The sentence whose last item the next sentences of this line continue (answers whose
+    // line breaks were lost: "…:Known for a secure fit. They offer customizable ANC.").
+    let openItem: number | null = null
     for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
       const sentence = sentences[k]
+      const items = inlineItems(sentence)
+      if (items !== null && items.length > 0) {
+        out[k].items = items
+        openItem = items[items.length - 1].blurb[1] >= sentence.end ? k : null
+      } else if (items !== null || isChrome(sentence.text) || RUN_IN_PRICE.test(sentence.text)) openItem = null
+      else if (openItem !== null) out[k].itemLead = openItem
       // A title may also sit inside the sentence, after text run on from a lost line break
       // or a shopping card ("…4.6(3k+)Other Solid Options: KitchenAid …"): the part after it
       // is in the section, up to a generic title.
@@ -254,6 +279,68 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
   }
   return out
+}
+
+/** A price run into the word before it ("…Earbuds$99.99"): a shopping card, which ends the item before it. */
+const RUN_IN_PRICE = /[^\s\\]\$\d/
+
+/** The longest item label: "Motorola Moto G Stylus 5G (2024)", "**Soundcore by Anker Space Q45**". */
+const LABEL_CHARS = 80
+const LABEL_WORDS = 10
+
+/**
+ * The item labels of a sentence and their blurbs: "Name: blurb" runs, where the name is a
+ * short run of words with no sentence end and no price in it, after the sentence's start or
+ * after another label's colon ("Top Picks:\u00a0JBL Reflect Aero: These are waterproof").
+ * A label followed at once by another label is a title ("Top Picks:"), not an item. Null when
+ * the sentence has no colon; an empty list when it has labels but no item (titles only).
+ */
+export function inlineItems(sentence: ScoredSentence): InlineItem[] | null {
+  const text = sentence.text
+  if (!text.includes(':') && !text.includes('：')) return null
+  const labels: { from: number; colon: number }[] = []
+  let from = 0
+  let found = false
+  for (let at = 0; at < text.length; at++) {
+    const ch = text[at]
+    if (ch !== ':' && ch !== '：') continue
+    // "https://…", "10:30": not a label's colon.
+    if (text.startsWith('//', at + 1) || (/\d/.test(text[at - 1] ?? '') && /\d/.test(text[at + 1] ?? ''))) continue
+    if (isItemLabel(text, from, at) && !hasVerb(sentence, sentence.start + from, sentence.start + at)) labels.push({ from, colon: at })
+    found = true
+    from = at + 1
+  }
+  if (!found) return null
+  const items: InlineItem[] = []
+  for (let i = 0; i < labels.length; i++) {
+    const blurbFrom = labels[i].colon + 1
+    const blurbTo = i + 1 < labels.length ? labels[i + 1].from : text.length
+    // A title: the next label follows at once.
+    if (!/[\p{L}\p{N}]/u.test(text.slice(blurbFrom, blurbTo))) continue
+    const labelFrom = labels[i].from + (/^[\s*_\u00a0]*/.exec(text.slice(labels[i].from, labels[i].colon))?.[0].length ?? 0)
+    items.push({ label: [sentence.start + labelFrom, sentence.start + labels[i].colon], blurb: [sentence.start + blurbFrom, sentence.start + blurbTo] })
+  }
+  return items
+}
+
+/** Whether a verb stands in [from, to) (absolute offsets): "So are cooked plates:" opens a sentence's own list, it does not name an item. */
+function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
+  const tokens = sentence.tokens
+  if (!tokens) return false
+  for (let t = tokens.from; t <= tokens.to; t++) {
+    const at = tokens.offset + tokens.start[t]
+    if (at >= to) break
+    if (at >= from && (tokens.pos[t] === 'VERB' || tokens.pos[t] === 'AUX')) return true
+  }
+  return false
+}
+
+/** Whether text[from, colon) is an item's label: short, no sentence end, no price, starting like a name. */
+function isItemLabel(text: string, from: number, colon: number): boolean {
+  const label = text.slice(from, colon).trim()
+  if (label.length === 0 || label.length > LABEL_CHARS || label.includes('$')) return false
+  if (/[.!?]\s/.test(label) || !/^[\p{Lu}\p{N}[*_]/u.test(label)) return false
+  return label.split(/\s+/).length <= LABEL_WORDS
 }
 
 /** The answer engine's interface text captured with the answer (lexicon `chrome`): not the answer's words. */
