@@ -76,6 +76,8 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   const named: (Map<string, number> | undefined)[] = new Array(sentences.length)
   /** the owner is an item of its own (not sentence k itself) that does not name the brand */
   const isOtherItem = (owner: number | undefined, k: number, brandId: string) => owner !== undefined && owner !== k && !named[owner]?.has(brandId)
+  /** brands named as examples in a buying guide's section (neutral, unless named elsewhere too) */
+  const examples = new Set<string>()
   /** the matches in each sentence that names a brand */
   const matchesIn: (MentionMatch[] | undefined)[] = new Array(sentences.length)
   let m = 0
@@ -102,7 +104,9 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
       // (The owner is looked up only for a name in passing: most names are not.)
       const passing = place.leads.length > 0 && everyMatchOf(inSentence, brandId, (m) => isNamedInPassing(sentence, m.start)) && isOtherItem(ownerOf(place), k, brandId)
       // Named in passing or only listed: neutral, whatever list it sits in.
-      if (passing || everyMatchOf(inSentence, brandId, (m) => isListedAt(sentence, place, m.start, m.end))) add(brandId, 0)
+      // Named only as an example in a buying guide: it counts only if nothing else names it.
+      if (place.guide !== null && everyMatchOf(inSentence, brandId, (m) => within(place.guide, m.start))) examples.add(brandId)
+      else if (passing || everyMatchOf(inSentence, brandId, (m) => within(place.guide, m.start) || isListedAt(sentence, place, m.start, m.end))) add(brandId, 0)
       else {
         // Named only in an item's label ("OnePlus 13R:This phone boasts a vibrant display"):
         // the blurb after it is what the answer says of it, whatever the blurb's own subject.
@@ -126,7 +130,7 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   if (layout) {
     for (let k = 0; k < sentences.length; k++) {
       const place = layout[k]
-      if (place.spec || place.label) continue
+      if (place.spec || place.label || within(place.guide, sentences[k].start)) continue
       // A sentence continuing an item in its line belongs to the brands its label names.
       // (An item whose label names no configured brand — "**Why it's great**: …" — passes
       // its sentences on to the block it sits in.)
@@ -153,6 +157,7 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     }
   }
   const out = new Map<string, number>()
+  for (const brandId of examples) out.set(brandId, 0)
   for (const [brandId, { sum, count }] of tallies) out.set(brandId, sum / count)
   return out
 }
@@ -161,6 +166,12 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
 function everyMatchOf(inSentence: readonly MentionMatch[], brandId: string, test: (match: MentionMatch) => boolean): boolean {
   for (const m of inSentence) if (m.brandId === brandId && !test(m)) return false
   return true
+}
+
+/** Whether `at` lies in one of the spans. */
+function within(spans: readonly [number, number][] | null, at: number): boolean {
+  if (spans !== null) for (const [from, to] of spans) if (at >= from && at < to) return true
+  return false
 }
 
 /** The item whose label holds every match of the brand in the sentence (and none in a blurb), if any. */

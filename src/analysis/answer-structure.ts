@@ -36,6 +36,11 @@ export interface SentenceLayout {
    * fit. They offer customizable ANC."), or null
    */
   itemLead: number | null
+  /**
+   * parts of the sentence (absolute offsets) inside a buying guide's section ("Things to
+   * Consider:"), where brands are examples of a criterion; null when none
+   */
+  guide: [number, number][] | null
 }
 
 /** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
@@ -205,16 +210,19 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null }))
+  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null, guide: null }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
   /** rank of the "other options" title whose section is open (lines deeper than it are in it) */
   let othersRank: number | null = null
+  /** rank of the line that opened a buying guide section that is still open */
+  let guide: number | null = null
   let s = 0
   for (const line of lines) {
     if (line.blank) continue
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
+    if (guide !== null && line.rank <= guide) guide = null
     const inOthers = othersRank !== null || line.others
     if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
     // A bulleted label ("* **Pros**:") still ends the bullets before it at its level: under
@@ -234,7 +242,8 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     let openItem: number | null = null
     for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
       const sentence = sentences[k]
-      const items = inlineItems(sentence)
+      const labels = readLabels(sentence)
+      const items = labels?.items ?? null
       if (items !== null && items.length > 0) {
         out[k].items = items
         openItem = items[items.length - 1].blurb[1] >= sentence.end ? k : null
@@ -268,6 +277,24 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       out[k].weight = line.inlineLabel ?? weight
       out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text)
       out[k].label = line.label !== null
+      // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
+      // from its title to the next title that is not one: the brands it names are examples
+      // of a criterion ("Battery Life: the OnePlus 13R and some Motorola phones …"), not picks.
+      let guideAt = guide !== null ? sentence.start : -1
+      let guideSpans: [number, number][] | null = null
+      for (const title of labels?.titles ?? []) {
+        const isGuide = isGuideTitle(content.slice(title.from, title.to))
+        if (isGuide && guideAt < 0) guideAt = title.from
+        else if (!isGuide && guideAt >= 0) {
+          ;(guideSpans ??= []).push([guideAt, title.from])
+          guideAt = -1
+        }
+      }
+      if (guideAt >= 0) {
+        ;(guideSpans ??= []).push([guideAt, sentence.end])
+        guide ??= line.rank
+      } else guide = null
+      out[k].guide = guideSpans
     }
     if (line.others) othersRank = line.rank
     const leadSentence = first < sentences.length && sentences[first].start < line.end ? first : -1
@@ -296,6 +323,16 @@ const LABEL_WORDS = 10
  * the sentence has no colon; an empty list when it has labels but no item (titles only).
  */
 export function inlineItems(sentence: ScoredSentence): InlineItem[] | null {
+  return readLabels(sentence)?.items ?? null
+}
+
+/** A sentence's item labels with their blurbs, and its titles (labels followed at once by another label or the end): absolute offsets. */
+interface Labels {
+  items: InlineItem[]
+  titles: { from: number; to: number }[]
+}
+
+function readLabels(sentence: ScoredSentence): Labels | null {
   const text = sentence.text
   if (!text.includes(':') && !text.includes('：')) return null
   const labels: { from: number; colon: number }[] = []
@@ -306,22 +343,33 @@ export function inlineItems(sentence: ScoredSentence): InlineItem[] | null {
     if (ch !== ':' && ch !== '：') continue
     // "https://…", "10:30": not a label's colon.
     if (text.startsWith('//', at + 1) || (/\d/.test(text[at - 1] ?? '') && /\d/.test(text[at + 1] ?? ''))) continue
-    if (isItemLabel(text, from, at) && !hasVerb(sentence, sentence.start + from, sentence.start + at)) labels.push({ from, colon: at })
+    // A title run on after a shopping card ("…$94.67(€83.27)4.8(299)Things to Consider:") starts after it.
+    const price = text.lastIndexOf('$', at)
+    if (price >= from) {
+      const end = CARD_END.exec(text.slice(price, at))
+      if (end) from = price + end.index + 1
+    }
+    if (isItemLabel(text, from, at)) labels.push({ from, colon: at })
     found = true
     from = at + 1
   }
   if (!found) return null
-  const items: InlineItem[] = []
+  const out: Labels = { items: [], titles: [] }
   for (let i = 0; i < labels.length; i++) {
     const blurbFrom = labels[i].colon + 1
     const blurbTo = i + 1 < labels.length ? labels[i + 1].from : text.length
-    // A title: the next label follows at once.
-    if (!/[\p{L}\p{N}]/u.test(text.slice(blurbFrom, blurbTo))) continue
     const labelFrom = labels[i].from + (/^[\s*_\u00a0]*/.exec(text.slice(labels[i].from, labels[i].colon))?.[0].length ?? 0)
-    items.push({ label: [sentence.start + labelFrom, sentence.start + labels[i].colon], blurb: [sentence.start + blurbFrom, sentence.start + blurbTo] })
+    // A title: the next label (or the sentence's end) follows at once.
+    if (!/[\p{L}\p{N}]/u.test(text.slice(blurbFrom, blurbTo))) out.titles.push({ from: sentence.start + labelFrom, to: sentence.start + labels[i].colon })
+    // A label with a verb opens the sentence's own list ("So are cooked plates: …"); it names no item.
+    else if (!hasVerb(sentence, sentence.start + labelFrom, sentence.start + labels[i].colon))
+      out.items.push({ label: [sentence.start + labelFrom, sentence.start + labels[i].colon], blurb: [sentence.start + blurbFrom, sentence.start + blurbTo] })
   }
-  return items
+  return out
 }
+
+/** The end of a shopping card's price and rating: the last character before the next name ("…4.8(299)Things"). */
+const CARD_END = /[)\d](?=\p{Lu})/u
 
 /** Whether a verb stands in [from, to) (absolute offsets): "So are cooked plates:" opens a sentence's own list, it does not name an item. */
 function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
@@ -342,6 +390,16 @@ function isItemLabel(text: string, from: number, colon: number): boolean {
   if (/[.!?]\s/.test(label) || !/^[\p{Lu}\p{N}[*_]/u.test(label)) return false
   return label.split(/\s+/).length <= LABEL_WORDS
 }
+
+/**
+ * "Things to Consider When Choosing", "Factors to consider", "Key features to look for",
+ * "Tips": the title of a buying guide's section, which names brands as examples of a
+ * criterion. (An "other options to consider" title is a listing of products instead.)
+ */
+export function isGuideTitle(text: string): boolean {
+  return GUIDE_TITLE.test(text) && !isOthersTitle(text)
+}
+const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|tips|look for|keep in mind|choos(?:e|ing))(?![\p{L}])/iu
 
 /** The answer engine's interface text captured with the answer (lexicon `chrome`): not the answer's words. */
 export function isChrome(text: string): boolean {

@@ -2,7 +2,7 @@
 // (Google AI Mode in AI Product Bench) and of markdown "**Name**: blurb" bullets.
 import { describe, expect, it } from 'vitest'
 import { analyzeResponse } from '../../src/analysis/analyze-response.js'
-import { inlineItems, layoutOf } from '../../src/analysis/answer-structure.js'
+import { inlineItems, isGuideTitle, layoutOf } from '../../src/analysis/answer-structure.js'
 import { scoreBrandsInSentence } from '../../src/analysis/clauses.js'
 import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
 import { scoreSentences } from '../../src/analysis/sentiment.js'
@@ -54,5 +54,26 @@ describe('inline items: a label naming a product owns the blurb after its colon'
     const content = ['### **Notion**', '* **Why it’s great**: The most popular tool. Excellent search, delightful editor.'].join('\n')
     const neutral = ['### **Notion**', '* **Why it’s great**: The most popular tool. Search, editor.'].join('\n')
     expect(sentiments(content).Notion).toBeGreaterThan(sentiments(neutral).Notion as number)
+  })
+})
+
+describe('buying guides: brands named as examples of a criterion', () => {
+  it('reads a brand named only in a "Things to Consider" section as neutral, and leaves other brands their picks', () => {
+    const content =
+      'Top Picks:\u00a0Notion Pro: A solid pick with a delightful editor.Asana Boards$9.99(3k+)Things to Consider When Choosing:\u00a0Battery Life: Trello and Notion phones offer excellent, superb battery life.'
+    const s = sentiments(content)
+    // Trello is only an example of a criterion there; its words are not a recommendation.
+    expect(s.Trello).toBe(0)
+    // Notion's pick is not diluted (nor raised) by its example in the guide.
+    expect(s.Notion).toBe(sentiments('Top Picks:\u00a0Notion Pro: A solid pick with a delightful editor.').Notion)
+    // The same words outside a guide are praise.
+    expect(sentiments('Battery Life: Trello and Notion phones offer excellent, superb battery life.').Trello).toBeGreaterThan(0.05)
+  })
+
+  it('closes the guide at the next title that is not one, and tells guide titles from listings', () => {
+    const content = 'Factors to Consider:\u00a0Price: Trello is excellent for small teams.Top Picks:\u00a0Trello Pro: Excellent and delightful.'
+    expect(sentiments(content).Trello).toBeGreaterThan(0.05)
+    for (const title of ['Things to Consider When Choosing', 'Key Factors', 'Tips', 'What to look for']) expect(isGuideTitle(title), title).toBe(true)
+    for (const title of ['Other Options to Consider', 'Top Picks', 'Best for Gaming']) expect(isGuideTitle(title), title).toBe(false)
   })
 })
