@@ -1,7 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { isListedAt, isNamedInPassing, layoutOf, type InlineItem, type SentenceLayout } from './answer-structure.js'
+import { isListedAt, isNamedInPassing, isShoppingCard, layoutOf, type InlineItem, type SentenceLayout } from './answer-structure.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -76,7 +76,7 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   const named: (Map<string, number> | undefined)[] = new Array(sentences.length)
   /** the owner is an item of its own (not sentence k itself) that does not name the brand */
   const isOtherItem = (owner: number | undefined, k: number, brandId: string) => owner !== undefined && owner !== k && !named[owner]?.has(brandId)
-  /** brands named as examples in a buying guide's section (neutral, unless named elsewhere too) */
+  /** brands named only as examples in a buying guide's section or in shopping cards (neutral, unless named elsewhere too) */
   const examples = new Set<string>()
   /** the matches in each sentence that names a brand */
   const matchesIn: (MentionMatch[] | undefined)[] = new Array(sentences.length)
@@ -106,12 +106,17 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
       // Named in passing or only listed: neutral, whatever list it sits in.
       // Named only as an example in a buying guide: it counts only if nothing else names it.
       if (place.guide !== null && everyMatchOf(inSentence, brandId, (m) => within(place.guide, m.start))) examples.add(brandId)
+      // Named only in a shopping card (the engine's product box, not the answer's words): the
+      // same, so that a card beside the product's own item does not dilute what the item says.
+      else if (everyMatchOf(inSentence, brandId, (m) => isShoppingCard(sentence.text, m.end - sentence.start))) examples.add(brandId)
       else if (passing || everyMatchOf(inSentence, brandId, (m) => within(place.guide, m.start) || isListedAt(sentence, place, m.start, m.end))) add(brandId, 0)
       else {
         // Named only in an item's label ("OnePlus 13R:This phone boasts a vibrant display"):
         // the blurb after it is what the answer says of it, whatever the blurb's own subject.
         const item = place.items === null ? undefined : labelOf(place.items, inSentence, brandId)
-        const said = item === undefined ? score : (blurbScore(sentence, item) ?? score)
+        let said = item === undefined ? score : (blurbScore(sentence, item) ?? score)
+        // One of the answer's ranked picks ("Top Picks:\u00a0Notion Pro: …", "**Best Overall:** Notion"): praise at least.
+        if (place.picks !== null && inSentence.some((m) => m.brandId === brandId && within(place.picks, m.start))) said = Math.max(said, LEXICON.blocks.prosScore)
         add(brandId, weigh(place, place.spec ? 0 : said))
       }
     }

@@ -41,6 +41,12 @@ export interface SentenceLayout {
    * Consider:"), where brands are examples of a criterion; null when none
    */
   guide: [number, number][] | null
+  /**
+   * parts of the sentence (absolute offsets) where a product named is one of the answer's
+   * ranked picks: the labels of items under a rank title ("Top Picks:", "Best for Gaming:"),
+   * and the start of the blurb of a rank label ("**Best Overall:** Sony …"); null when none
+   */
+  picks: [number, number][] | null
 }
 
 /** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
@@ -210,12 +216,14 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null, guide: null }))
+  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null, guide: null, picks: null }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
   /** rank of the "other options" title whose section is open (lines deeper than it are in it) */
   let othersRank: number | null = null
+  /** whether the last title read inside the lines was a rank title ("Top Picks:"): its items are picks */
+  let ranked = false
   /** rank of the line that opened a buying guide section that is still open */
   let guide: number | null = null
   let s = 0
@@ -295,6 +303,20 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
         guide ??= line.rank
       } else guide = null
       out[k].guide = guideSpans
+      // Ranked picks: items under a rank title, and the product a rank label names.
+      if (labels !== null) {
+        let picks: [number, number][] | null = null
+        const marks = [...labels.titles.map((t) => ({ at: t.from, title: t })), ...labels.items.map((i) => ({ at: i.label[0], item: i }))].sort((a, b) => a.at - b.at)
+        for (const mark of marks) {
+          if ('title' in mark && mark.title) ranked = isRankTitle(content.slice(mark.title.from, mark.title.to))
+          else if ('item' in mark && mark.item) {
+            const item = mark.item
+            if (isRankTitle(content.slice(item.label[0], item.label[1]))) (picks ??= []).push([item.blurb[0], Math.min(item.blurb[1], item.blurb[0] + RANKED_NAME_CHARS)])
+            else if (ranked) (picks ??= []).push(item.label)
+          }
+        }
+        out[k].picks = picks
+      } else if (RUN_IN_PRICE.test(sentence.text) || isChrome(sentence.text)) ranked = false
     }
     if (line.others) othersRank = line.rank
     const leadSentence = first < sentences.length && sentences[first].start < line.end ? first : -1
@@ -401,6 +423,17 @@ export function isGuideTitle(text: string): boolean {
 }
 const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|tips|look for|keep in mind|choos(?:e|ing))(?![\p{L}])/iu
 
+/**
+ * "Top Picks", "Best Overall", "Best for Gaming", "Budget Pick", "Our Recommendations": a
+ * rank label, which makes the products under it (or named right after it) the answer's picks.
+ */
+export function isRankTitle(text: string): boolean {
+  return RANK_TITLE.test(text.replace(LABEL_NOISE, '').trim()) && !isOthersTitle(text) && !isGuideTitle(text)
+}
+const RANK_TITLE = /^(?:top|best)(?![\p{L}])|(?<![\p{L}])(?:picks?|recommendations?|recommended|favou?rites?|winners?)(?![\p{L}])/iu
+/** How far into a rank label's blurb its product's name may start ("**Best Overall:** [HP 15.6\" Touchscreen Laptop]() – …"). */
+const RANKED_NAME_CHARS = 40
+
 /** The answer engine's interface text captured with the answer (lexicon `chrome`): not the answer's words. */
 export function isChrome(text: string): boolean {
   return LEXICON.chrome !== null && LEXICON.chrome.test(text)
@@ -446,7 +479,7 @@ export function isListedAt(sentence: ScoredSentence, place: SentenceLayout, star
 }
 
 /** The name ending at `end` runs into a price with no space ("…Earbuds$99.99"), within a card's length and with no sentence or label punctuation between. */
-function isShoppingCard(text: string, end: number): boolean {
+export function isShoppingCard(text: string, end: number): boolean {
   const dollar = text.indexOf('$', end)
   if (dollar < end || dollar - end > CARD_NAME_CHARS || !/[^\s\\]/.test(text[dollar - 1]) || !/\d/.test(text[dollar + 1] ?? '')) return false
   return !/[.!?]\s|[:：\n]/.test(text.slice(end, dollar))

@@ -2,10 +2,11 @@
 // (Google AI Mode in AI Product Bench) and of markdown "**Name**: blurb" bullets.
 import { describe, expect, it } from 'vitest'
 import { analyzeResponse } from '../../src/analysis/analyze-response.js'
-import { inlineItems, isGuideTitle, layoutOf } from '../../src/analysis/answer-structure.js'
+import { inlineItems, isGuideTitle, isRankTitle, layoutOf } from '../../src/analysis/answer-structure.js'
 import { scoreBrandsInSentence } from '../../src/analysis/clauses.js'
 import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mentions.js'
 import { scoreSentences } from '../../src/analysis/sentiment.js'
+import { LEXICON } from '../../src/analysis/sentiment-lexicon.js'
 
 const brands: BrandTerms[] = ['Notion', 'Asana', 'Trello'].map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
@@ -75,5 +76,26 @@ describe('buying guides: brands named as examples of a criterion', () => {
     expect(sentiments(content).Trello).toBeGreaterThan(0.05)
     for (const title of ['Things to Consider When Choosing', 'Key Factors', 'Tips', 'What to look for']) expect(isGuideTitle(title), title).toBe(true)
     for (const title of ['Other Options to Consider', 'Top Picks', 'Best for Gaming']) expect(isGuideTitle(title), title).toBe(false)
+  })
+})
+
+describe('ranked picks and shopping cards', () => {
+  it('reads a product under a rank title, or named by a rank label, as praised at least', () => {
+    // "These are waterproof and light" says nothing good or bad in words.
+    const plain = sentiments('Notion Pro: These are waterproof and light.').Notion
+    expect(plain).toBe(0)
+    expect(sentiments('Top Picks:\u00a0Notion Pro: These are waterproof and light.').Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
+    expect(sentiments('**Best Overall:** Notion Pro – waterproof and light.').Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
+    // A listing or a guide is no rank: "Other Options:" and "Things to Consider:" do not praise.
+    expect(sentiments('Other Options:\u00a0Notion Pro: These are waterproof and light.').Notion).toBe(0)
+    for (const title of ['Top Picks', 'Best Overall', 'Best for Gaming', 'Budget Pick', '**Our Recommendations**']) expect(isRankTitle(title), title).toBe(true)
+    for (const title of ['Other Great Picks', 'Tips for picking', 'Battery Life', 'Topics']) expect(isRankTitle(title), title).toBe(false)
+  })
+
+  it('does not let a shopping card dilute the product item beside it, and reads a card alone as neutral', () => {
+    const item = 'Notion Pro: An excellent, delightful pick with a clunky export.'
+    const withCard = `${item} Notion Pro Workspace$10.00$12.994.6(3k+)Asana Boards$5.00(1k+)`
+    expect(sentiments(withCard).Notion).toBe(sentiments(item).Notion)
+    expect(sentiments(withCard).Asana).toBe(0)
   })
 })
