@@ -1,7 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { isListedAt, isNamedInPassing, layoutOf, type SentenceLayout } from './answer-structure.js'
+import { isListedAt, isNamedInPassing, isShoppingCard, layoutOf, type InlineItem, type SentenceLayout } from './answer-structure.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -76,6 +76,10 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   const named: (Map<string, number> | undefined)[] = new Array(sentences.length)
   /** the owner is an item of its own (not sentence k itself) that does not name the brand */
   const isOtherItem = (owner: number | undefined, k: number, brandId: string) => owner !== undefined && owner !== k && !named[owner]?.has(brandId)
+  /** brands named only as examples in a buying guide's section or in shopping cards (neutral, unless named elsewhere too) */
+  const examples = new Set<string>()
+  /** the matches in each sentence that names a brand */
+  const matchesIn: (MentionMatch[] | undefined)[] = new Array(sentences.length)
   let m = 0
   for (let k = 0; k < sentences.length; k++) {
     const sentence = sentences[k]
@@ -88,6 +92,7 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     if (inSentence.length === 0) continue
     const scores = scoreBrandsInSentence(sentence, inSentence)
     named[k] = scores
+    matchesIn[k] = inSentence
     const place = layout?.[k]
     if (!place) {
       for (const [brandId, score] of scores) add(brandId, score)
@@ -99,14 +104,49 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
       // (The owner is looked up only for a name in passing: most names are not.)
       const passing = place.leads.length > 0 && everyMatchOf(inSentence, brandId, (m) => isNamedInPassing(sentence, m.start)) && isOtherItem(ownerOf(place), k, brandId)
       // Named in passing or only listed: neutral, whatever list it sits in.
-      if (passing || everyMatchOf(inSentence, brandId, (m) => isListedAt(sentence, place, m.start, m.end))) add(brandId, 0)
-      else add(brandId, weigh(place, place.spec ? 0 : score))
+      // Named only as an example in a buying guide: it counts only if nothing else names it.
+      if (place.guide !== null && everyMatchOf(inSentence, brandId, (m) => within(place.guide, m.start))) examples.add(brandId)
+      // Named only in a shopping card (the engine's product box, not the answer's words): the
+      // same, so that a card beside the product's own item does not dilute what the item says.
+      else if (everyMatchOf(inSentence, brandId, (m) => isShoppingCard(sentence.text, m.end - sentence.start))) examples.add(brandId)
+      else if (passing || everyMatchOf(inSentence, brandId, (m) => within(place.guide, m.start) || isListedAt(sentence, place, m.start, m.end))) add(brandId, 0)
+      else {
+        // Named only in an item's label ("OnePlus 13R:This phone boasts a vibrant display"):
+        // the blurb after it is what the answer says of it, whatever the blurb's own subject.
+        const item = place.items === null ? undefined : labelOf(place.items, inSentence, brandId)
+        let said = item === undefined ? score : (blurbScore(sentence, item) ?? score)
+        // One of the answer's ranked picks ("Top Picks:\u00a0Notion Pro: …", "**Best Overall:** Notion"): praise at least.
+        if (place.picks !== null && inSentence.some((m) => m.brandId === brandId && within(place.picks, m.start))) said = Math.max(said, LEXICON.blocks.prosScore)
+        add(brandId, weigh(place, place.spec ? 0 : said))
+      }
     }
+  }
+  /** the configured brands named in the label of the last item of sentence `lead`, or null when none */
+  const ownersOfItem = (lead: number | null): Set<string> | null => {
+    if (lead === null || !layout) return null
+    const items = layout[lead].items
+    const inLead = matchesIn[lead]
+    if (items === null || inLead === undefined) return null
+    const [from, to] = items[items.length - 1].label
+    let owners: Set<string> | null = null
+    for (const x of inLead) if (x.start >= from && x.end <= to) (owners ??= new Set()).add(x.brandId)
+    return owners
   }
   if (layout) {
     for (let k = 0; k < sentences.length; k++) {
       const place = layout[k]
-      if (place.spec || place.label || place.leads.length === 0) continue
+      if (place.spec || place.label || within(place.guide, sentences[k].start)) continue
+      // A sentence continuing an item in its line belongs to the brands its label names.
+      // (An item whose label names no configured brand — "**Why it's great**: …" — passes
+      // its sentences on to the block it sits in.)
+      const itemOwners = ownersOfItem(place.itemLead)
+      if (itemOwners !== null) {
+        const implicit = scoreImplicitSubject(sentences[k])
+        if (implicit === null && place.weight === null) continue
+        for (const brandId of itemOwners) if (!named[k]?.has(brandId)) add(brandId, weigh(place, implicit ?? 0))
+        continue
+      }
+      if (place.leads.length === 0) continue
       // Only a lead that names a configured brand can hand the sentence to one.
       if (!place.leads.some((i) => named[i] !== undefined)) continue
       // The innermost lead that names anything owns the sentence; its configured brands
@@ -122,6 +162,7 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     }
   }
   const out = new Map<string, number>()
+  for (const brandId of examples) out.set(brandId, 0)
   for (const [brandId, { sum, count }] of tallies) out.set(brandId, sum / count)
   return out
 }
@@ -130,6 +171,55 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
 function everyMatchOf(inSentence: readonly MentionMatch[], brandId: string, test: (match: MentionMatch) => boolean): boolean {
   for (const m of inSentence) if (m.brandId === brandId && !test(m)) return false
   return true
+}
+
+/** Whether `at` lies in one of the spans. */
+function within(spans: readonly [number, number][] | null, at: number): boolean {
+  if (spans !== null) for (const [from, to] of spans) if (at >= from && at < to) return true
+  return false
+}
+
+/** The item whose label holds every match of the brand in the sentence (and none in a blurb), if any. */
+function labelOf(items: readonly InlineItem[], inSentence: readonly MentionMatch[], brandId: string): InlineItem | undefined {
+  let found: InlineItem | undefined
+  for (const m of inSentence) {
+    if (m.brandId !== brandId) continue
+    const item = items.find((i) => m.start >= i.label[0] && m.end <= i.label[1])
+    if (item === undefined || (found !== undefined && found !== item)) return undefined
+    found = item
+  }
+  return found
+}
+
+/**
+ * What an item's blurb says of the item: its clauses about an implicit subject, else the
+ * mean of its scored words ("This phone boasts a vibrant display": the phone is the item).
+ * Null when nothing in it is scored.
+ */
+function blurbScore(sentence: ScoredSentence, item: InlineItem): number | null {
+  const tokens = sentence.tokens
+  if (!tokens) return null
+  let from = tokens.from
+  while (from <= tokens.to && tokens.offset + tokens.start[from] < item.blurb[0]) from++
+  let to = from - 1
+  let sum = 0
+  let scored = 0
+  while (to + 1 <= tokens.to && tokens.offset + tokens.start[to + 1] < item.blurb[1]) {
+    to++
+    if (tokens.score[to] !== 0) {
+      sum += tokens.score[to]
+      scored++
+    }
+  }
+  if (scored === 0) return null
+  const blurb: ScoredSentence = {
+    start: item.blurb[0],
+    end: item.blurb[1],
+    text: sentence.text.slice(item.blurb[0] - sentence.start, item.blurb[1] - sentence.start),
+    sentiment: sum / scored,
+    tokens: { ...tokens, from, to },
+  }
+  return scoreImplicitSubject(blurb) ?? blurb.sentiment
 }
 
 /** A score inside a "Pros:"/"Cons:" list is praise/complaint at least. */

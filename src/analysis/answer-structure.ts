@@ -26,6 +26,33 @@ export interface SentenceLayout {
    * closes within it ("…(3k+)Other Solid Options: KitchenAid …"); null when none
    */
   listing: [number, number][] | null
+  /**
+   * item labels in the sentence and the blurb each heads ("Jabra Elite 7 Active:Known for a
+   * secure fit …", "**Notion**: excellent templates"): absolute offsets; null when none
+   */
+  items: InlineItem[] | null
+  /**
+   * the sentence whose last item this one continues, in the same line ("…:Known for a secure
+   * fit. They offer customizable ANC."), or null
+   */
+  itemLead: number | null
+  /**
+   * parts of the sentence (absolute offsets) inside a buying guide's section ("Things to
+   * Consider:"), where brands are examples of a criterion; null when none
+   */
+  guide: [number, number][] | null
+  /**
+   * parts of the sentence (absolute offsets) where a product named is one of the answer's
+   * ranked picks: the labels of items under a rank title ("Top Picks:", "Best for Gaming:"),
+   * and the start of the blurb of a rank label ("**Best Overall:** Sony …"); null when none
+   */
+  picks: [number, number][] | null
+}
+
+/** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
+export interface InlineItem {
+  label: [number, number]
+  blurb: [number, number]
 }
 
 interface Line {
@@ -189,16 +216,21 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null }))
+  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null, guide: null, picks: null }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
   /** rank of the "other options" title whose section is open (lines deeper than it are in it) */
   let othersRank: number | null = null
+  /** whether the last title read inside the lines was a rank title ("Top Picks:"): its items are picks */
+  let ranked = false
+  /** rank of the line that opened a buying guide section that is still open */
+  let guide: number | null = null
   let s = 0
   for (const line of lines) {
     if (line.blank) continue
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
+    if (guide !== null && line.rank <= guide) guide = null
     const inOthers = othersRank !== null || line.others
     if (!(line.label && line.rank > 6)) while (stack.length > 0 && stack[stack.length - 1].rank >= line.rank) stack.pop()
     // A bulleted label ("* **Pros**:") still ends the bullets before it at its level: under
@@ -213,8 +245,18 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     // FIBA approved …") open the section inside the line; it runs to the line's end or to a
     // generic section title ("Factors to Consider:").
     let inlineOthers = false
+    // The sentence whose last item the next sentences of this line continue (answers whose
+    // line breaks were lost: "…:Known for a secure fit. They offer customizable ANC.").
+    let openItem: number | null = null
     for (let k = first; k < sentences.length && sentences[k].start < line.end; k++) {
       const sentence = sentences[k]
+      const labels = readLabels(sentence)
+      const items = labels?.items ?? null
+      if (items !== null && items.length > 0) {
+        out[k].items = items
+        openItem = items[items.length - 1].blurb[1] >= sentence.end ? k : null
+      } else if (items !== null || isChrome(sentence.text) || RUN_IN_PRICE.test(sentence.text)) openItem = null
+      else if (openItem !== null) out[k].itemLead = openItem
       // A title may also sit inside the sentence, after text run on from a lost line break
       // or a shopping card ("…4.6(3k+)Other Solid Options: KitchenAid …"): the part after it
       // is in the section, up to a generic title.
@@ -243,6 +285,38 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       out[k].weight = line.inlineLabel ?? weight
       out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text)
       out[k].label = line.label !== null
+      // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
+      // from its title to the next title that is not one: the brands it names are examples
+      // of a criterion ("Battery Life: the OnePlus 13R and some Motorola phones …"), not picks.
+      let guideAt = guide !== null ? sentence.start : -1
+      let guideSpans: [number, number][] | null = null
+      for (const title of labels?.titles ?? []) {
+        const isGuide = isGuideTitle(content.slice(title.from, title.to))
+        if (isGuide && guideAt < 0) guideAt = title.from
+        else if (!isGuide && guideAt >= 0) {
+          ;(guideSpans ??= []).push([guideAt, title.from])
+          guideAt = -1
+        }
+      }
+      if (guideAt >= 0) {
+        ;(guideSpans ??= []).push([guideAt, sentence.end])
+        guide ??= line.rank
+      } else guide = null
+      out[k].guide = guideSpans
+      // Ranked picks: items under a rank title, and the product a rank label names.
+      if (labels !== null) {
+        let picks: [number, number][] | null = null
+        const marks = [...labels.titles.map((t) => ({ at: t.from, title: t })), ...labels.items.map((i) => ({ at: i.label[0], item: i }))].sort((a, b) => a.at - b.at)
+        for (const mark of marks) {
+          if ('title' in mark && mark.title) ranked = isRankTitle(content.slice(mark.title.from, mark.title.to))
+          else if ('item' in mark && mark.item) {
+            const item = mark.item
+            if (isRankTitle(content.slice(item.label[0], item.label[1]))) (picks ??= []).push([item.blurb[0], Math.min(item.blurb[1], item.blurb[0] + RANKED_NAME_CHARS)])
+            else if (ranked) (picks ??= []).push(item.label)
+          }
+        }
+        out[k].picks = picks
+      } else if (RUN_IN_PRICE.test(sentence.text) || isChrome(sentence.text)) ranked = false
     }
     if (line.others) othersRank = line.rank
     const leadSentence = first < sentences.length && sentences[first].start < line.end ? first : -1
@@ -255,6 +329,110 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
   }
   return out
 }
+
+/** A price run into the word before it ("…Earbuds$99.99"): a shopping card, which ends the item before it. */
+const RUN_IN_PRICE = /[^\s\\]\$\d/
+
+/** The longest item label: "Motorola Moto G Stylus 5G (2024)", "**Soundcore by Anker Space Q45**". */
+const LABEL_CHARS = 80
+const LABEL_WORDS = 10
+
+/**
+ * The item labels of a sentence and their blurbs: "Name: blurb" runs, where the name is a
+ * short run of words with no sentence end and no price in it, after the sentence's start or
+ * after another label's colon ("Top Picks:\u00a0JBL Reflect Aero: These are waterproof").
+ * A label followed at once by another label is a title ("Top Picks:"), not an item. Null when
+ * the sentence has no colon; an empty list when it has labels but no item (titles only).
+ */
+export function inlineItems(sentence: ScoredSentence): InlineItem[] | null {
+  return readLabels(sentence)?.items ?? null
+}
+
+/** A sentence's item labels with their blurbs, and its titles (labels followed at once by another label or the end): absolute offsets. */
+interface Labels {
+  items: InlineItem[]
+  titles: { from: number; to: number }[]
+}
+
+function readLabels(sentence: ScoredSentence): Labels | null {
+  const text = sentence.text
+  if (!text.includes(':') && !text.includes('：')) return null
+  const labels: { from: number; colon: number }[] = []
+  let from = 0
+  let found = false
+  for (let at = 0; at < text.length; at++) {
+    const ch = text[at]
+    if (ch !== ':' && ch !== '：') continue
+    // "https://…", "10:30": not a label's colon.
+    if (text.startsWith('//', at + 1) || (/\d/.test(text[at - 1] ?? '') && /\d/.test(text[at + 1] ?? ''))) continue
+    // A title run on after a shopping card ("…$94.67(€83.27)4.8(299)Things to Consider:") starts after it.
+    const price = text.lastIndexOf('$', at)
+    if (price >= from) {
+      const end = CARD_END.exec(text.slice(price, at))
+      if (end) from = price + end.index + 1
+    }
+    if (isItemLabel(text, from, at)) labels.push({ from, colon: at })
+    found = true
+    from = at + 1
+  }
+  if (!found) return null
+  const out: Labels = { items: [], titles: [] }
+  for (let i = 0; i < labels.length; i++) {
+    const blurbFrom = labels[i].colon + 1
+    const blurbTo = i + 1 < labels.length ? labels[i + 1].from : text.length
+    const labelFrom = labels[i].from + (/^[\s*_\u00a0]*/.exec(text.slice(labels[i].from, labels[i].colon))?.[0].length ?? 0)
+    // A title: the next label (or the sentence's end) follows at once.
+    if (!/[\p{L}\p{N}]/u.test(text.slice(blurbFrom, blurbTo))) out.titles.push({ from: sentence.start + labelFrom, to: sentence.start + labels[i].colon })
+    // A label with a verb opens the sentence's own list ("So are cooked plates: …"); it names no item.
+    else if (!hasVerb(sentence, sentence.start + labelFrom, sentence.start + labels[i].colon))
+      out.items.push({ label: [sentence.start + labelFrom, sentence.start + labels[i].colon], blurb: [sentence.start + blurbFrom, sentence.start + blurbTo] })
+  }
+  return out
+}
+
+/** The end of a shopping card's price and rating: the last character before the next name ("…4.8(299)Things"). */
+const CARD_END = /[)\d](?=\p{Lu})/u
+
+/** Whether a verb stands in [from, to) (absolute offsets): "So are cooked plates:" opens a sentence's own list, it does not name an item. */
+function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
+  const tokens = sentence.tokens
+  if (!tokens) return false
+  for (let t = tokens.from; t <= tokens.to; t++) {
+    const at = tokens.offset + tokens.start[t]
+    if (at >= to) break
+    if (at >= from && (tokens.pos[t] === 'VERB' || tokens.pos[t] === 'AUX')) return true
+  }
+  return false
+}
+
+/** Whether text[from, colon) is an item's label: short, no sentence end, no price, starting like a name. */
+function isItemLabel(text: string, from: number, colon: number): boolean {
+  const label = text.slice(from, colon).trim()
+  if (label.length === 0 || label.length > LABEL_CHARS || label.includes('$')) return false
+  if (/[.!?]\s/.test(label) || !/^[\p{Lu}\p{N}[*_]/u.test(label)) return false
+  return label.split(/\s+/).length <= LABEL_WORDS
+}
+
+/**
+ * "Things to Consider When Choosing", "Factors to consider", "Key features to look for",
+ * "Tips": the title of a buying guide's section, which names brands as examples of a
+ * criterion. (An "other options to consider" title is a listing of products instead.)
+ */
+export function isGuideTitle(text: string): boolean {
+  return GUIDE_TITLE.test(text) && !isOthersTitle(text)
+}
+const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|tips|look for|keep in mind|choos(?:e|ing))(?![\p{L}])/iu
+
+/**
+ * "Top Picks", "Best Overall", "Best for Gaming", "Budget Pick", "Our Recommendations": a
+ * rank label, which makes the products under it (or named right after it) the answer's picks.
+ */
+export function isRankTitle(text: string): boolean {
+  return RANK_TITLE.test(text.replace(LABEL_NOISE, '').trim()) && !isOthersTitle(text) && !isGuideTitle(text)
+}
+const RANK_TITLE = /^(?:top|best)(?![\p{L}])|(?<![\p{L}])(?:picks?|recommendations?|recommended|favou?rites?|winners?)(?![\p{L}])/iu
+/** How far into a rank label's blurb its product's name may start ("**Best Overall:** [HP 15.6\" Touchscreen Laptop]() – …"). */
+const RANKED_NAME_CHARS = 40
 
 /** The answer engine's interface text captured with the answer (lexicon `chrome`): not the answer's words. */
 export function isChrome(text: string): boolean {
@@ -301,7 +479,7 @@ export function isListedAt(sentence: ScoredSentence, place: SentenceLayout, star
 }
 
 /** The name ending at `end` runs into a price with no space ("…Earbuds$99.99"), within a card's length and with no sentence or label punctuation between. */
-function isShoppingCard(text: string, end: number): boolean {
+export function isShoppingCard(text: string, end: number): boolean {
   const dollar = text.indexOf('$', end)
   if (dollar < end || dollar - end > CARD_NAME_CHARS || !/[^\s\\]/.test(text[dollar - 1]) || !/\d/.test(text[dollar + 1] ?? '')) return false
   return !/[.!?]\s|[:：\n]/.test(text.slice(end, dollar))

@@ -25,7 +25,7 @@ describe('answer layout: a lead naming a brand owns its body', () => {
   it('finds an "other options" section inside a line whose breaks were lost, up to a generic section title', () => {
     // Shape of Google AI Mode answers (AI Product Bench): labels and items run on in one line.
     const content =
-      'Top Picks: Notion: excellent templates and a delightful editor. Other Highly-Rated Options: Asana: excellent for tasks. Factors to Consider: Price: Trello is excellent for small teams.'
+      'Top Picks: Notion: excellent templates and a delightful editor. Other Highly-Rated Options: Asana: excellent for tasks. Verdict: Price: Trello is excellent for small teams.'
     const s = sentiments(content)
     expect(s.Notion).toBeGreaterThan(0.05)
     expect(s.Asana).toBe(0)
@@ -36,7 +36,7 @@ describe('answer layout: a lead naming a brand owns its body', () => {
     // Google AI Mode: the shopping cards run into the next title with no break, so wink reads
     // "…4.6(3k+)Other Solid Options: Asana: …" as one sentence.
     const content =
-      'Top Picks: Notion: excellent templates and a delightful editor. Notion Plus$10.004.6(3k+)Other Solid Options: Asana: excellent for tasks and delightful. Trello Boards$5.004.4(1k+)Factors to Consider When Choosing: Price: Trello is excellent for small teams.'
+      'Top Picks: Notion: excellent templates and a delightful editor. Notion Plus$10.004.6(3k+)Other Solid Options: Asana: excellent for tasks and delightful. Trello Boards$5.004.4(1k+)Verdict: Price: Trello is excellent for small teams.'
     const s = sentiments(content)
     expect(s.Notion).toBeGreaterThan(0.05)
     expect(s.Asana).toBe(0)
