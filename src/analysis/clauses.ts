@@ -976,6 +976,13 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
         if (clause.comparative !== 0 && phrase.hits === 0) break
         let sum = (object ? clause.sum : 0) + phrase.sum
         let hits = (object ? clause.hits : 0) + phrase.hits
+        // "after being ignored by our waiter", "treated rudely by the manager": the agent
+        // of a passive verb is who did what the verb says.
+        if (phrase.role === 'oblique') {
+          const agent = passiveAgent(s, phrase)
+          sum += agent.sum
+          hits += agent.hits
+        }
         if (phrase.complement) {
           // "The only drawback is the battery", "the best option is Sony": a copula makes
           // its complement the same thing as a common-noun subject, so the subject's words
@@ -1016,6 +1023,32 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
     tally.hits += x.hits
   }
   return tally
+}
+
+/** How far before "by" a passive verb may stand (adverbs between: "treated rudely right away by"). */
+const AGENT_REACH = 3
+const PARTICIPLE = /(?:ed|en)$/
+
+/**
+ * The scored words of the passive verb whose agent `phrase` is ("ignored by our waiter":
+ * "ignored"; "treated rudely by": "rudely"): the phrase follows "by", and before it come
+ * only adverbs back to a verb. Nothing when the verb and its adverbs score nothing.
+ */
+function passiveAgent(s: Structure, phrase: Phrase): { sum: number; hits: number } {
+  const out = { sum: 0, hits: 0 }
+  const by = phrase.first - 1
+  if (by < 1 || s.word[by] !== 'by') return out
+  for (let k = by - 1; k >= 0 && k >= by - AGENT_REACH && s.phraseOf[k] < 0; k--) {
+    const pos = s.pos[k]
+    if (pos !== 'ADV' && pos !== 'VERB') break
+    if (s.score[k] !== 0) {
+      out.sum += s.score[k]
+      out.hits++
+    }
+    // a participle ("ignored", "driven"), not an active verb ("regulars swear by the tamales")
+    if (pos === 'VERB') return PARTICIPLE.test(s.word[k]) ? out : { sum: 0, hits: 0 }
+  }
+  return { sum: 0, hits: 0 }
 }
 
 /** Whether a clause says anything good or bad (to compare a phrase against it). */

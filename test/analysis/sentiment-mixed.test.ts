@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { analyzeResponse } from '../../src/analysis/analyze-response.js'
+import { compileBrandMatcher } from '../../src/analysis/mentions.js'
+
+/** Sign of the sentiment of `term` in `text`, with only that term configured (as the public evaluation has it). */
+function sign(text: string, term: string): number {
+  const analysis = analyzeResponse({ content: text }, compileBrandMatcher([{ id: 'target', name: term, aliases: [], domain: null }]))
+  const score = analysis.mentions.find((m) => m.brandId === 'target')?.sentiment ?? 0
+  return Math.abs(score) <= 0.05 ? 0 : Math.sign(score)
+}
+
+describe('the agent of a passive verb (sixth round, second helper)', () => {
+  it('gives the agent after "by" what the passive verb says', () => {
+    expect(sign('After being ignored by our waiter we complained to the manager.', 'waiter')).toBe(-1)
+    expect(sign('We were ignored by the hostess for twenty minutes.', 'hostess')).toBe(-1)
+  })
+
+  it('leaves an agent of a verb that scores nothing, and an active verb\'s "by", alone', () => {
+    expect(sign('The dish was topped by the chef with sea salt.', 'chef')).toBe(0)
+    // "swear by" is an idiom of praise for its subject; the tamales are not its agent
+    expect(sign('The regulars swear by the tamales.', 'regulars')).toBe(1)
+  })
+})
