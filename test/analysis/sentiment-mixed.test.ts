@@ -21,3 +21,14 @@ describe('the agent of a passive verb (sixth round, second helper)', () => {
     expect(sign('The regulars swear by the tamales.', 'regulars')).toBe(1)
   })
 })
+
+describe('"none of the X" negates the verb after the phrase', () => {
+  it('negates a verb beyond the reach counted from "none"', () => {
+    expect(sign('None of the dishes we ordered really impressed.', 'dishes')).toBe(-1)
+    expect(sign('We had a five-course dinner and none of the dishes really impressed except maybe the signature oysters.', 'signature oysters')).toBe(1)
+  })
+
+  it('still reads "none" alone as a negation within its reach', () => {
+    expect(sign('There were none, and the staff was great.', 'staff')).toBe(1)
+  })
+})
