@@ -686,7 +686,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       } else if ((FOIL.has(w) && isFoil(word, pos, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
-      else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
+      else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV') || soThen(word, pos, t))) kind = 'main'
       else if (COORDINATORS.has(w) && verbSeen && startsClause(word, pos, phraseOf, phrases, t + 1)) kind = 'main'
     }
     if (kind !== null) {
@@ -717,6 +717,18 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
   }
   current.last = n - 1
   return clauses.filter((c) => c.last >= c.first)
+}
+
+/** Subject pronouns: after "so" they open a clause of consequence. */
+const SUBJECT_PRONOUN = new Set(['i', 'we', 'they', 'he', 'she', 'it', 'you'])
+
+/**
+ * "… disgusting things so I visited the doctor": wink often tags this "so" an adverb, yet
+ * followed by a subject pronoun it opens a clause of its own ("so good", "so much" stay
+ * adverbs: no pronoun follows them).
+ */
+function soThen(word: string[], pos: string[], t: number): boolean {
+  return word[t] === 'so' && t > 0 && pos[t + 1] === 'PRON' && SUBJECT_PRONOUN.has(word[t + 1])
 }
 
 function openClause(clauses: Clause[], first: number, kind: ClauseKind, shift: boolean): Clause {

@@ -32,3 +32,13 @@ describe('"none of the X" negates the verb after the phrase', () => {
     expect(sign('There were none, and the staff was great.', 'staff')).toBe(1)
   })
 })
+
+describe('"so" before a subject pronoun opens a clause', () => {
+  it('keeps what comes before "so I …" from the thing named after it', () => {
+    expect(sign('My kids used to make disgusting things so I visited the doctor and everything goes fine since then.', 'doctor')).toBe(1)
+  })
+
+  it('leaves "so" before an adjective inside its clause', () => {
+    expect(sign('The soup was so good.', 'soup')).toBe(1)
+  })
+})
