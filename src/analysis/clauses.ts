@@ -220,7 +220,15 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   // "a deluxe dining room": tuning part, MAMS lost 5 items and TSA-MD gained 3 when they
   // counted), so they do not.
   const name = writtenAsName(structure, spans)
-  structure = withoutNameWords(structure, targets, spans, !name && !spansHoldNoun(structure, spans))
+  const quality = !name && !spansHoldNoun(structure, spans)
+  structure = withoutNameWords(structure, targets, spans, quality)
+  // "usually delivers a great picture, however …", "the router works fine for what I pay,
+  // but it …": an action is judged by its own clause (its adverbs and objects); a pronoun
+  // after it continues the thing that acts, not the action.
+  if (quality && spansHoldVerb(structure, spans)) {
+    const own = actionClause(structure, targets)
+    if (own !== null) return own
+  }
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   if (tally.foil !== null) return tally.foil
@@ -399,6 +407,29 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     }
   }
   return phrases === null ? structure : { ...structure, phrases }
+}
+
+/** Whether a verb lies inside the spans. */
+function spansHoldVerb(structure: Structure, spans: readonly [number, number][]): boolean {
+  for (let t = 0; t < structure.word.length; t++) {
+    // a predicate, not a gerund after a preposition ("in serving their teas": a thing done)
+    if (structure.pos[t] !== 'VERB' || (t > 0 && structure.pos[t - 1] === 'ADP')) continue
+    const start = structure.offset + structure.start[t]
+    if (spans.some(([from, to]) => start >= from && start < to)) return true
+  }
+  return false
+}
+
+/** The mean score of the words of the clause an action target stands in (null: they score nothing). */
+function actionClause(s: Structure, targets: ReadonlySet<number>): number | null {
+  for (const p of targets) {
+    const c = s.phrases[p].clause
+    if (c < 0 || s.clauses[c].kind === 'conditional' || s.clauses[c].kind === 'foil') continue
+    const scratch = { sum: 0, hits: 0 }
+    credit(s.phrases, s.clauses[c], -1, NONE, scratch)
+    if (scratch.hits > 0) return clamp(scratch.sum / scratch.hits)
+  }
+  return null
 }
 
 /** Whether a noun (common or proper) lies inside the spans. */

@@ -42,3 +42,15 @@ describe('"so" before a subject pronoun opens a clause', () => {
     expect(sign('The soup was so good.', 'soup')).toBe(1)
   })
 })
+
+describe('a target that is an action is judged by its own clause', () => {
+  it('gives the action the words of its clause, not of the clauses after a contrast', () => {
+    expect(sign('Usually delivers a great quality picture and sound experience however customer service could not deal with an issue I had.', 'delivers')).toBe(1)
+    expect(sign('The router works fine for what I pay but it does not have much range and sometimes it gets misconfigured by itself.', 'works')).toBe(1)
+  })
+
+  it('leaves a gerund after a preposition to the usual attribution', () => {
+    // "in serving their teas" names a thing done; "adhere" is no verdict on it
+    expect(sign('While they adhere to a certain tradition in serving their teas, the food labours under no such restrictions.', 'serving')).toBe(0)
+  })
+})
