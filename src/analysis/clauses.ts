@@ -220,7 +220,15 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   // "a deluxe dining room": tuning part, MAMS lost 5 items and TSA-MD gained 3 when they
   // counted), so they do not.
   const name = writtenAsName(structure, spans)
-  structure = withoutNameWords(structure, targets, spans, !name && !spansHoldNoun(structure, spans))
+  const quality = !name && !spansHoldNoun(structure, spans)
+  structure = withoutNameWords(structure, targets, spans, quality)
+  // "usually delivers a great picture, however …", "the router works fine for what I pay,
+  // but it …": an action is judged by its own clause (its adverbs and objects); a pronoun
+  // after it continues the thing that acts, not the action.
+  if (quality && spansHoldVerb(structure, spans)) {
+    const own = actionClause(structure, targets)
+    if (own !== null) return own
+  }
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   if (tally.foil !== null) return tally.foil
@@ -399,6 +407,29 @@ function withoutNameWords(structure: Structure, targets: ReadonlySet<number>, sp
     }
   }
   return phrases === null ? structure : { ...structure, phrases }
+}
+
+/** Whether a verb lies inside the spans. */
+function spansHoldVerb(structure: Structure, spans: readonly [number, number][]): boolean {
+  for (let t = 0; t < structure.word.length; t++) {
+    // a predicate, not a gerund after a preposition ("in serving their teas": a thing done)
+    if (structure.pos[t] !== 'VERB' || (t > 0 && structure.pos[t - 1] === 'ADP')) continue
+    const start = structure.offset + structure.start[t]
+    if (spans.some(([from, to]) => start >= from && start < to)) return true
+  }
+  return false
+}
+
+/** The mean score of the words of the clause an action target stands in (null: they score nothing). */
+function actionClause(s: Structure, targets: ReadonlySet<number>): number | null {
+  for (const p of targets) {
+    const c = s.phrases[p].clause
+    if (c < 0 || s.clauses[c].kind === 'conditional' || s.clauses[c].kind === 'foil') continue
+    const scratch = { sum: 0, hits: 0 }
+    credit(s.phrases, s.clauses[c], -1, NONE, scratch)
+    if (scratch.hits > 0) return clamp(scratch.sum / scratch.hits)
+  }
+  return null
 }
 
 /** Whether a noun (common or proper) lies inside the spans. */
@@ -686,7 +717,7 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
       } else if ((FOIL.has(w) && isFoil(word, pos, phrases, phraseOf, t)) || closesNegatedEquative(word, pos, t)) kind = 'foil'
       else if (RELATIVE.has(w) && antecedentOf(word, phraseOf, t) >= 0 && (w !== 'that' || pos[t] !== 'DET')) kind = 'relative'
       else if (CONDITIONAL.has(w)) kind = 'conditional'
-      else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV'))) kind = 'main'
+      else if (CLAUSE_OPENERS.has(w) && (pos[t] === 'SCONJ' || pos[t] === 'CCONJ' || (w === 'when' && pos[t] === 'ADV') || soThen(word, pos, t))) kind = 'main'
       else if (COORDINATORS.has(w) && verbSeen && startsClause(word, pos, phraseOf, phrases, t + 1)) kind = 'main'
     }
     if (kind !== null) {
@@ -717,6 +748,18 @@ function segment(word: string[], pos: string[], start: number[], end: number[], 
   }
   current.last = n - 1
   return clauses.filter((c) => c.last >= c.first)
+}
+
+/** Subject pronouns: after "so" they open a clause of consequence. */
+const SUBJECT_PRONOUN = new Set(['i', 'we', 'they', 'he', 'she', 'it', 'you'])
+
+/**
+ * "… disgusting things so I visited the doctor": wink often tags this "so" an adverb, yet
+ * followed by a subject pronoun it opens a clause of its own ("so good", "so much" stay
+ * adverbs: no pronoun follows them).
+ */
+function soThen(word: string[], pos: string[], t: number): boolean {
+  return word[t] === 'so' && t > 0 && pos[t + 1] === 'PRON' && SUBJECT_PRONOUN.has(word[t + 1])
 }
 
 function openClause(clauses: Clause[], first: number, kind: ClauseKind, shift: boolean): Clause {
@@ -976,6 +1019,13 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
         if (clause.comparative !== 0 && phrase.hits === 0) break
         let sum = (object ? clause.sum : 0) + phrase.sum
         let hits = (object ? clause.hits : 0) + phrase.hits
+        // "after being ignored by our waiter", "treated rudely by the manager": the agent
+        // of a passive verb is who did what the verb says.
+        if (phrase.role === 'oblique') {
+          const agent = passiveAgent(s, phrase)
+          sum += agent.sum
+          hits += agent.hits
+        }
         if (phrase.complement) {
           // "The only drawback is the battery", "the best option is Sony": a copula makes
           // its complement the same thing as a common-noun subject, so the subject's words
@@ -1016,6 +1066,32 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
     tally.hits += x.hits
   }
   return tally
+}
+
+/** How far before "by" a passive verb may stand (adverbs between: "treated rudely right away by"). */
+const AGENT_REACH = 3
+const PARTICIPLE = /(?:ed|en)$/
+
+/**
+ * The scored words of the passive verb whose agent `phrase` is ("ignored by our waiter":
+ * "ignored"; "treated rudely by": "rudely"): the phrase follows "by", and before it come
+ * only adverbs back to a verb. Nothing when the verb and its adverbs score nothing.
+ */
+function passiveAgent(s: Structure, phrase: Phrase): { sum: number; hits: number } {
+  const out = { sum: 0, hits: 0 }
+  const by = phrase.first - 1
+  if (by < 1 || s.word[by] !== 'by') return out
+  for (let k = by - 1; k >= 0 && k >= by - AGENT_REACH && s.phraseOf[k] < 0; k--) {
+    const pos = s.pos[k]
+    if (pos !== 'ADV' && pos !== 'VERB') break
+    if (s.score[k] !== 0) {
+      out.sum += s.score[k]
+      out.hits++
+    }
+    // a participle ("ignored", "driven"), not an active verb ("regulars swear by the tamales")
+    if (pos === 'VERB') return PARTICIPLE.test(s.word[k]) ? out : { sum: 0, hits: 0 }
+  }
+  return { sum: 0, hits: 0 }
 }
 
 /** Whether a clause says anything good or bad (to compare a phrase against it). */

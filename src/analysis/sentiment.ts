@@ -229,7 +229,7 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       const scope = info[t].scope
       // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
       if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
-      else if (scope === NEGATION_CUE) cueAt = t
+      else if (scope === NEGATION_CUE) cueAt = quantifiedEnd(words, pos, t, endToken)
       else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX') bareAt = t
       const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
       if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
@@ -260,6 +260,22 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (sentiment === 0 && !HAS_CONTENT.test(sentenceText)) continue
     out.push({ start, end, text: sentenceText, sentiment, tokens })
   }
+}
+
+/** Negating quantifiers that take an "of" phrase ("none of the dishes"). */
+const NEGATING_QUANTIFIER = new Set(['none', 'neither'])
+const QUANTIFIED_PART = new Set(['DET', 'ADJ', 'NUM', 'NOUN', 'PROPN'])
+
+/**
+ * Where a negation cue at `t` counts its reach from: the cue itself, or, for "none of the
+ * dishes really impressed", the end of the phrase the quantifier takes (the verb it
+ * negates comes after that phrase, often beyond the reach counted from "none").
+ */
+function quantifiedEnd(words: readonly string[], pos: readonly string[], t: number, last: number): number {
+  if (!NEGATING_QUANTIFIER.has(words[t]) || words[t + 1] !== 'of') return t
+  let k = t + 2
+  while (k <= last && (QUANTIFIED_PART.has(pos[k]) || OWNER.has(words[k]))) k++
+  return k - 1
 }
 
 /** How far a price noun may stand from its "low"/"high": "the price of the rooms was very high" (6 back), "low prices" (1 ahead). */
