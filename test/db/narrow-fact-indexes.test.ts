@@ -4,7 +4,7 @@
 // On a populated table each narrow index must still serve its lookup when the planner is
 // pushed off sequential scans (the key, not the INCLUDE list, is what those lookups need).
 import { randomBytes } from 'node:crypto'
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/database.js'
@@ -142,11 +142,11 @@ describe.each(testBackends)('0026 narrow fact indexes (%s)', (backend) => {
       expect(JSON.stringify(narrowReads)).toContain('wiki.org')
       expect(JSON.stringify(narrowReads)).toContain('Page ')
 
-      await narrowFactIndexes.down(db)
+      await narrowFactIndexes.down(db as unknown as Kysely<unknown>)
       expect(await definitions(db)).toEqual(COVERING)
       expect(await reads(db)).toEqual(narrowReads)
 
-      await narrowFactIndexes.up(db)
+      await narrowFactIndexes.up(db as unknown as Kysely<unknown>)
       expect(await definitions(db)).toEqual(NARROW)
       expect(await reads(db)).toEqual(narrowReads)
 
