@@ -52,7 +52,8 @@ const captured: CompiledQuery[] = []
 const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => void (event.level === 'query' && captured.push(event.query)) })
 const ws = dataset.workspace_id
 const end = dataset.end_day
-const filtersOf = (days: number, query: AnalyticsQuery = {}) => resolveAnalyticsFilters(db, ws, { start_date: addDays(end, -(days - 1)), end_date: end, ...query }, new Date(`${end}T12:00:00Z`))
+const filtersOf = (days: number, query: AnalyticsQuery = {}) =>
+  resolveAnalyticsFilters(db, ws, { start_date: addDays(end, -(days - 1)), end_date: end, ...query }, new Date(`${end}T12:00:00Z`))
 
 const one = async <T>(q: ReturnType<typeof sql<T>>) => (await q.execute(db)).rows[0]
 const brand = await one(sql<{ id: string }>`select id from brand where workspace_id = ${ws} and is_primary`)
@@ -60,7 +61,9 @@ const prompt = await one(sql<{ prompt_id: string }>`
   select prompt_id from response where workspace_id = ${ws} and created_at >= ${addDays(end, -29)}::date group by 1 order by count(*) desc, 1 limit 1`)
 const someDomain = await one(sql<{ domain: string }>`select domain from citation where workspace_id = ${ws} and created_at >= ${addDays(end, -1)}::date limit 1`)
 const someResponse = await one(sql<{ id: string }>`select id from response where workspace_id = ${ws} and created_at >= ${addDays(end, -1)}::date limit 1`)
-const batchIds = (await sql<{ id: string }>`select id from response where workspace_id = ${ws} and created_at >= ${addDays(end, -3)}::date limit 500`.execute(db)).rows.map((r) => r.id)
+const batchIds = (await sql<{ id: string }>`select id from response where workspace_id = ${ws} and created_at >= ${addDays(end, -3)}::date limit 500`.execute(db)).rows.map(
+  (r) => r.id,
+)
 const page = { page: 1, perPage: 50 }
 const providers = { models: ['openai'] }
 
@@ -96,7 +99,10 @@ const scenarios: { name: string; run: (db: DB) => Promise<unknown>; analyze?: bo
     { name: `export ${def.type} 30d measure`, run: (d: DB) => def.measure(d, ws, f30) },
   ]),
   { name: 'reanalysis read batch', run: (d) => readResponseBatch(d, ws, undefined) },
-  ...FAMILIES.map((f) => ({ name: `rollup batch ${f.name}`, run: (d: DB) => sql`select count(*) from (${f.select(scopeSql({ workspaceId: ws, responseIds: batchIds }))}) x`.execute(d) })),
+  ...FAMILIES.map((f) => ({
+    name: `rollup batch ${f.name}`,
+    run: (d: DB) => sql`select count(*) from (${f.select(scopeSql({ workspaceId: ws, responseIds: batchIds }))}) x`.execute(d),
+  })),
   // compiled, not run: a family's whole-workspace select takes minutes at 1M
   ...FAMILIES.map((f) => ({
     name: `rollup rebuild ${f.name}`,
@@ -161,20 +167,28 @@ const results: { scenario: string; statement: string; as_is: Explained; dropped?
 for (const scenario of scenarios) {
   if (values.only && !scenario.name.includes(values.only)) continue
   captured.length = 0
-  await db.transaction().execute(async (trx) => {
-    await scenario.run(trx)
-    // nothing a scenario does is kept (the rollup and export statements only read)
-    throw Object.assign(new Error('rollback'), { rollback: true })
-  }).catch((error: { rollback?: boolean }) => {
-    if (!error.rollback) throw error
-  })
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await scenario.run(trx)
+      // nothing a scenario does is kept (the rollup and export statements only read)
+      throw Object.assign(new Error('rollback'), { rollback: true })
+    })
+    .catch((error: { rollback?: boolean }) => {
+      if (!error.rollback) throw error
+    })
   const statements = captured.filter((q) => FACT.test(q.sql) && !/^(begin|commit|rollback)/i.test(q.sql))
   const client = await pool.connect()
   try {
     for (const query of statements) {
       const analyze = scenario.analyze !== false
       const asIs = await measured(client, query, analyze, false)
-      const row = { scenario: scenario.name, statement: query.sql.replace(/\s+/g, ' ').slice(0, 90), as_is: asIs, ...(drops.length ? { dropped: await measured(client, query, analyze, true) } : {}) }
+      const row = {
+        scenario: scenario.name,
+        statement: query.sql.replace(/\s+/g, ' ').slice(0, 90),
+        as_is: asIs,
+        ...(drops.length ? { dropped: await measured(client, query, analyze, true) } : {}),
+      }
       results.push(row)
       const fmt = (e: Explained) => `${e.ms === null ? '   plan' : `${e.ms.toFixed(1).padStart(7)} ms`} ${String(e.buffers).padStart(7)} buf  ${e.scans.join(' ')}`
       console.log(`${scenario.name.padEnd(38)} ${fmt(asIs)}${row.dropped ? `\n${''.padEnd(34)}drop ${fmt(row.dropped)}` : ''}`)

@@ -27,7 +27,8 @@ const { rows: indexes } = await client.query<{ name: string; table: string; def:
      from pg_index i where i.indrelid::regclass::text = any($1::text[]) order by 2, 1`,
   [FACT_TABLES],
 )
-for (const name of [...oldOnly, ...newOnly]) if (!indexes.some((i) => i.name === name)) throw new Error(`no index ${name} on the fact tables: create the new definitions beside the old ones first`)
+for (const name of [...oldOnly, ...newOnly])
+  if (!indexes.some((i) => i.name === name)) throw new Error(`no index ${name} on the fact tables: create the new definitions beside the old ones first`)
 
 // Old and new definitions of the same table alternate, so load on the shared machine falls on both.
 const olds = indexes.filter((i) => oldOnly.has(i.name))

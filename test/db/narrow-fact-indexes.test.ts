@@ -152,11 +152,16 @@ describe.each(testBackends)('0026 narrow fact indexes (%s)', (backend) => {
 
       const period = `created_at >= '2026-03-10' and created_at < '2026-04-20'`
       expect(await indexFor(db, `select domain, url from citation where workspace_id = '${ws}' and prompt_id = '${prompts[0]}' and ${period}`)).toContain('citation_prompt_idx')
-      expect(await indexFor(db, `select brand_id, occurrences from mention where workspace_id = '${ws}' and prompt_id = '${prompts[0]}' and ${period}`)).toContain('mention_prompt_idx')
+      expect(await indexFor(db, `select brand_id, occurrences from mention where workspace_id = '${ws}' and prompt_id = '${prompts[0]}' and ${period}`)).toContain(
+        'mention_prompt_idx',
+      )
       expect(await indexFor(db, `select brand_id, prompt_id from mention where workspace_id = '${ws}' and ${period}`)).toContain('mention_created_idx')
       expect(await indexFor(db, `select provider from citation where workspace_id = '${ws}' and domain = 'wiki.org' and ${period}`)).toContain('citation_domain_idx')
       expect(
-        await indexFor(db, `select title from citation where workspace_id = '${ws}' and url = 'https://wiki.org/p1' and ${period} and title <> '' order by created_at desc limit 1`),
+        await indexFor(
+          db,
+          `select title from citation where workspace_id = '${ws}' and url = 'https://wiki.org/p1' and ${period} and title <> '' order by created_at desc limit 1`,
+        ),
       ).toContain('citation_url_idx')
     } finally {
       await database.close()
