@@ -23,6 +23,7 @@ import * as notificationChannels from './migrations/0021-notification-channels.j
 import * as urlStatsByQuarterAndYear from './migrations/0022-url-stats-by-quarter-and-year.js'
 import * as domainTagDays from './migrations/0023-domain-tag-days.js'
 import * as promptDetailRollups from './migrations/0025-prompt-detail-rollups.js'
+import * as narrowFactIndexes from './migrations/0026-narrow-fact-indexes.js'
 import { grantAppRole } from './tenant-scope.js'
 
 // Migrations are imported, not read from disk, so they work the same from source and
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022-url-stats-by-quarter-and-year': urlStatsByQuarterAndYear,
   '0023-domain-tag-days': domainTagDays,
   '0025-prompt-detail-rollups': promptDetailRollups,
+  '0026-narrow-fact-indexes': narrowFactIndexes,
 }
 
 class StaticMigrationProvider implements MigrationProvider {
