@@ -407,11 +407,16 @@ function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
 
 /** Whether text[from, colon) is an item's label: short, no sentence end, no price, starting like a name. */
 function isItemLabel(text: string, from: number, colon: number): boolean {
-  const label = text.slice(from, colon).trim()
+  // A markdown link's target is not part of the name the reader sees: "**[Apple iPhone SE
+  // (3rd Generation)](https://www.rexiresale.com/products/…)**" is a short label.
+  const label = text.slice(from, colon).replace(LINK_TARGET, ']').trim()
   if (label.length === 0 || label.length > LABEL_CHARS || label.includes('$')) return false
   if (/[.!?]\s/.test(label) || !/^[\p{Lu}\p{N}[*_]/u.test(label)) return false
   return label.split(/\s+/).length <= LABEL_WORDS
 }
+
+/** A markdown link's target after its text ("[Name](https://…)"): no spaces, no nested parentheses beyond one level. */
+const LINK_TARGET = /\]\((?:[^()\s]|\([^()\s]*\))*\)/g
 
 /**
  * "Things to Consider When Choosing", "Factors to consider", "Key features to look for",

@@ -37,6 +37,18 @@ describe('inline items: a label naming a product owns the blurb after its colon'
     expect(inlineItems(scoreSentences('No colon here.')[0])).toBeNull()
   })
 
+  it("measures a linked label by the name the reader sees, not the link's long address", () => {
+    const url = 'https://shop.example.com/products/notion-pro-workspace-plan-annual-subscription?variant=49336552292676&utm_source=chatgpt.com'
+    const content = `* **[Notion Pro Workspace](${url})**: For teams, this workspace offers a compact plan with robust performance.`
+    const [sentence] = scoreSentences(content)
+    expect(inlineItems(sentence)!.map((i) => content.slice(i.label[0], i.label[1]))).toEqual([`[Notion Pro Workspace](${url})**`])
+    // The blurb's subject is "this workspace": without the label, Notion got nothing.
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    // A label whose visible text is itself too long stays no label.
+    const [long] = scoreSentences(`* **[${'Notion '.repeat(14)}](${url})**: robust.`)
+    expect(inlineItems(long)).toEqual([])
+  })
+
   it('gives the next sentences of the line to the item, up to the next item or a shopping card', () => {
     const praised = 'Top Picks:\u00a0Notion Pro: A solid pick.It is excellent and delightful. Asana Max: A solid pick.'
     const criticised = 'Top Picks:\u00a0Notion Pro: A solid pick.It is clunky, slow and awful. Asana Max: A solid pick.'
