@@ -104,6 +104,31 @@ describe('ranked picks and shopping cards', () => {
     for (const title of ['Other Great Picks', 'Tips for picking', 'Battery Life', 'Topics']) expect(isRankTitle(title), title).toBe(false)
   })
 
+  it('reads a rank title standing on its own line as ranking the product heading above it, or the items of its section', () => {
+    const plain = ['### [Notion Pro]()', '', '*$10.00*', '', '* **Plan:** Team workspace, 20 seats'].join('\n')
+    expect(sentiments(plain).Notion).toBe(0)
+    // Under the product's heading: "#### Top Pick" ranks Notion, not the product after it.
+    const under = ['### [Notion Pro]()', '', '#### Top Pick', '', '*$10.00*', '', '### [Asana Max]()', '', '*$12.00*'].join('\n')
+    expect(sentiments(under).Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
+    expect(sentiments(under).Asana).toBe(0)
+    // Above a section: its numbered leads are picks, up to the next title at its level.
+    const section = [
+      '### 🔝 **Top Workspaces (2025)**',
+      '',
+      '#### 1. **Notion Pro**',
+      '',
+      '* **Plan:** Team workspace, 20 seats',
+      '',
+      '### Pricing',
+      '',
+      '#### 2. **Asana Max**',
+    ].join('\n')
+    expect(sentiments(section).Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
+    expect(sentiments(section).Asana).toBe(0)
+    // An "other options" section closes the ranked section: its items are no picks.
+    expect(sentiments(['### 🔝 **Top Workspaces**', '', '### Other options', '', '#### **Asana Max**'].join('\n')).Asana).toBe(0)
+  })
+
   it('does not let a shopping card dilute the product item beside it, and reads a card alone as neutral', () => {
     const item = 'Notion Pro: An excellent, delightful pick with a clunky export.'
     const withCard = `${item} Notion Pro Workspace$10.00$12.994.6(3k+)Asana Boards$5.00(1k+)`
