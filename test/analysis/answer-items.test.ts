@@ -125,6 +125,8 @@ describe('ranked picks and shopping cards', () => {
     ].join('\n')
     expect(sentiments(section).Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
     expect(sentiments(section).Asana).toBe(0)
+    // The title ranks, the line judges: a pick its own line finds fault with keeps the fault.
+    expect(sentiments(['## Best workspaces', '', '1. Notion is clunky, slow and awful.'].join('\n')).Notion).toBeLessThan(-0.05)
     // An "other options" section closes the ranked section: its items are no picks.
     expect(sentiments(['### 🔝 **Top Workspaces**', '', '### Other options', '', '#### **Asana Max**'].join('\n')).Asana).toBe(0)
   })
