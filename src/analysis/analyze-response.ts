@@ -115,8 +115,9 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
         // the blurb after it is what the answer says of it, whatever the blurb's own subject.
         const item = place.items === null ? undefined : labelOf(place.items, inSentence, brandId)
         let said = item === undefined ? score : (blurbScore(sentence, item) ?? score)
-        // One of the answer's ranked picks ("Top Picks:\u00a0Notion Pro: …", "**Best Overall:** Notion"): praise at least.
-        if (place.picks !== null && inSentence.some((m) => m.brandId === brandId && within(place.picks, m.start))) said = Math.max(said, LEXICON.blocks.prosScore)
+        // One of the answer's ranked picks ("Top Picks:\u00a0Notion Pro: …", "**Best Overall:** Notion"): praise at least,
+        // unless the line itself finds fault with it ("## Best tools" / "3. Asana is clunky and slow": the title ranks, the line judges).
+        if (said >= 0 && place.picks !== null && inSentence.some((m) => m.brandId === brandId && within(place.picks, m.start))) said = Math.max(said, LEXICON.blocks.prosScore)
         add(brandId, weigh(place, place.spec ? 0 : said))
       }
     }

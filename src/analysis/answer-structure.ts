@@ -68,6 +68,12 @@ interface Line {
   inlineLabel: BlockWeight
   /** "### Other options", "**Also consider:**": the lines under it (deeper than it) are a listing */
   others: boolean
+  /**
+   * a heading or a bold line that is a rank title and nothing else ("#### Best Overall",
+   * "**Top Picks**", "### 🔝 **Top Mesh Routers (2025)**"): under a product's heading it ranks
+   * that product, above the items of a section it ranks them
+   */
+  rankTitle: boolean
   blank: boolean
 }
 
@@ -98,7 +104,7 @@ function readLines(content: string): Line[] {
     const start = m.index
     const end = start + raw.length
     const text = raw.replace(QUOTE, '')
-    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, others: false, blank: !/\S/.test(text) }
+    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, others: false, rankTitle: false, blank: !/\S/.test(text) }
     let body = text
     const heading = HEADING.exec(text)
     const numbered = NUMBERED.exec(text)
@@ -132,6 +138,8 @@ function readLines(content: string): Line[] {
       if (colon) line.inlineLabel = labelOf(colon[1])
     }
     line.others = isOthersTitle(body) || isOthersTitle(BOLD_LEAD.exec(body)?.[0] ?? '')
+    if ((heading || (line.lead && BOLD_LEAD.exec(body)?.[0].length === body.trimEnd().length)) && !line.label)
+      line.rankTitle = isRankTitle(body) && titleOf(body).split(/\s+/).length <= RANK_TITLE_WORDS
     lines.push(line)
   }
   return lines
@@ -226,9 +234,14 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
   let ranked = false
   /** rank of the line that opened a buying guide section that is still open */
   let guide: number | null = null
+  /** rank of the rank title ("### Top Picks") whose section is open: the leads under it are picks */
+  let rankedRank: number | null = null
+  /** the lead line just before this one (the last line that was not blank), when it named something: its rank and first sentence */
+  let previousLead: { rank: number; sentence: number } | null = null
   let s = 0
   for (const line of lines) {
     if (line.blank) continue
+    if (rankedRank !== null && line.rank <= rankedRank) rankedRank = null
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
     if (guide !== null && line.rank <= guide) guide = null
     const inOthers = othersRank !== null || line.others
@@ -320,6 +333,14 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     }
     if (line.others) othersRank = line.rank
     const leadSentence = first < sentences.length && sentences[first].start < line.end ? first : -1
+    // A rank title right under a product's heading ("### [Jabra Elite 45h]()" / "#### Best
+    // Battery Life") ranks that product; elsewhere it opens a section whose leads it ranks
+    // ("### 🔝 **Top Mesh Routers**" / "#### 1. **Netgear Orbi 970**").
+    if (line.rankTitle) {
+      if (previousLead !== null && previousLead.rank < line.rank) addPick(out, sentences, previousLead.sentence)
+      else rankedRank = line.rank
+    } else if (line.lead && leadSentence >= 0 && rankedRank !== null && line.rank > rankedRank && !inOthers) addPick(out, sentences, leadSentence)
+    previousLead = line.lead && !line.rankTitle && leadSentence >= 0 ? { rank: line.rank, sentence: leadSentence } : null
     if (line.label && line.rank > 6) {
       // A label sits inside the block it is in (its items belong to that block's owner)
       // and ends the label before it: "1. Notion" / "**Pros:**" / "- fast" / "**Cons:**".
@@ -329,6 +350,14 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
   }
   return out
 }
+
+/** Marks a lead line's first sentence as naming a ranked pick (see SentenceLayout.picks). */
+function addPick(out: SentenceLayout[], sentences: readonly ScoredSentence[], k: number): void {
+  ;(out[k].picks ??= []).push([sentences[k].start, sentences[k].end])
+}
+
+/** The most words a rank title standing alone has ("Best for High-Resolution Video", "Top Mesh Network Routers 2025"). */
+const RANK_TITLE_WORDS = 6
 
 /** A price run into the word before it ("…Earbuds$99.99"): a shopping card, which ends the item before it. */
 const RUN_IN_PRICE = /[^\s\\]\$\d/
@@ -407,11 +436,16 @@ function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
 
 /** Whether text[from, colon) is an item's label: short, no sentence end, no price, starting like a name. */
 function isItemLabel(text: string, from: number, colon: number): boolean {
-  const label = text.slice(from, colon).trim()
+  // A markdown link's target is not part of the name the reader sees: "**[Apple iPhone SE
+  // (3rd Generation)](https://www.rexiresale.com/products/…)**" is a short label.
+  const label = text.slice(from, colon).replace(LINK_TARGET, ']').trim()
   if (label.length === 0 || label.length > LABEL_CHARS || label.includes('$')) return false
   if (/[.!?]\s/.test(label) || !/^[\p{Lu}\p{N}[*_]/u.test(label)) return false
   return label.split(/\s+/).length <= LABEL_WORDS
 }
+
+/** A markdown link's target after its text ("[Name](https://…)"): no spaces, no nested parentheses beyond one level. */
+const LINK_TARGET = /\]\((?:[^()\s]|\([^()\s]*\))*\)/g
 
 /**
  * "Things to Consider When Choosing", "Factors to consider", "Key features to look for",

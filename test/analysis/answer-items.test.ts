@@ -37,6 +37,18 @@ describe('inline items: a label naming a product owns the blurb after its colon'
     expect(inlineItems(scoreSentences('No colon here.')[0])).toBeNull()
   })
 
+  it("measures a linked label by the name the reader sees, not the link's long address", () => {
+    const url = 'https://shop.example.com/products/notion-pro-workspace-plan-annual-subscription?variant=49336552292676&utm_source=chatgpt.com'
+    const content = `* **[Notion Pro Workspace](${url})**: For teams, this workspace offers a compact plan with robust performance.`
+    const [sentence] = scoreSentences(content)
+    expect(inlineItems(sentence)!.map((i) => content.slice(i.label[0], i.label[1]))).toEqual([`[Notion Pro Workspace](${url})**`])
+    // The blurb's subject is "this workspace": without the label, Notion got nothing.
+    expect(sentiments(content).Notion).toBeGreaterThan(0.05)
+    // A label whose visible text is itself too long stays no label.
+    const [long] = scoreSentences(`* **[${'Notion '.repeat(14)}](${url})**: robust.`)
+    expect(inlineItems(long)).toEqual([])
+  })
+
   it('gives the next sentences of the line to the item, up to the next item or a shopping card', () => {
     const praised = 'Top Picks:\u00a0Notion Pro: A solid pick.It is excellent and delightful. Asana Max: A solid pick.'
     const criticised = 'Top Picks:\u00a0Notion Pro: A solid pick.It is clunky, slow and awful. Asana Max: A solid pick.'
@@ -90,6 +102,33 @@ describe('ranked picks and shopping cards', () => {
     expect(sentiments('Other Options:\u00a0Notion Pro: These are waterproof and light.').Notion).toBe(0)
     for (const title of ['Top Picks', 'Best Overall', 'Best for Gaming', 'Budget Pick', '**Our Recommendations**']) expect(isRankTitle(title), title).toBe(true)
     for (const title of ['Other Great Picks', 'Tips for picking', 'Battery Life', 'Topics']) expect(isRankTitle(title), title).toBe(false)
+  })
+
+  it('reads a rank title standing on its own line as ranking the product heading above it, or the items of its section', () => {
+    const plain = ['### [Notion Pro]()', '', '*$10.00*', '', '* **Plan:** Team workspace, 20 seats'].join('\n')
+    expect(sentiments(plain).Notion).toBe(0)
+    // Under the product's heading: "#### Top Pick" ranks Notion, not the product after it.
+    const under = ['### [Notion Pro]()', '', '#### Top Pick', '', '*$10.00*', '', '### [Asana Max]()', '', '*$12.00*'].join('\n')
+    expect(sentiments(under).Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
+    expect(sentiments(under).Asana).toBe(0)
+    // Above a section: its numbered leads are picks, up to the next title at its level.
+    const section = [
+      '### 🔝 **Top Workspaces (2025)**',
+      '',
+      '#### 1. **Notion Pro**',
+      '',
+      '* **Plan:** Team workspace, 20 seats',
+      '',
+      '### Pricing',
+      '',
+      '#### 2. **Asana Max**',
+    ].join('\n')
+    expect(sentiments(section).Notion).toBeGreaterThanOrEqual(LEXICON.blocks.prosScore)
+    expect(sentiments(section).Asana).toBe(0)
+    // The title ranks, the line judges: a pick its own line finds fault with keeps the fault.
+    expect(sentiments(['## Best workspaces', '', '1. Notion is clunky, slow and awful.'].join('\n')).Notion).toBeLessThan(-0.05)
+    // An "other options" section closes the ranked section: its items are no picks.
+    expect(sentiments(['### 🔝 **Top Workspaces**', '', '### Other options', '', '#### **Asana Max**'].join('\n')).Asana).toBe(0)
   })
 
   it('does not let a shopping card dilute the product item beside it, and reads a card alone as neutral', () => {
