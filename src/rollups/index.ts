@@ -6,8 +6,6 @@ export {
   addMentionRollups,
   rebuildRollups,
   analyzeIfStale,
-  rebuildSliceBoundaries,
-  REBUILD_SLICE_RESPONSES,
   type RebuildOptions,
 } from './engine.js'
 export { tenantTables, deleteWorkspaceData, rowLevelSecurityStatements, deleteOrder } from './tenant-tables.js'
