@@ -57,18 +57,6 @@ if (values.baseline) {
   })
 }
 modes.push({ label: 'this checkout', rebuild: (ws, families, onTable) => rebuildRollups(db, ws, { families, onTable }) })
-if (process.env.BENCH_NO_ORDER)
-  modes.push({
-    label: 'no order by',
-    rebuild: async (ws, families, onTable) => {
-      process.env.REBUILD_NO_ORDER = '1'
-      try {
-        await rebuildRollups(db, ws, { families, onTable })
-      } finally {
-        delete process.env.REBUILD_NO_ORDER
-      }
-    },
-  })
 
 // The numbering tables are kept (rebuilt only for new URLs); the rest in the three groups.
 const groups = (['mention', 'citation', 'response'] as const)
@@ -139,7 +127,14 @@ for (let round = 1; round <= Number(values.rounds); round++) {
   }
 }
 const total = (mode: string) => round1(results.filter((r) => r.mode === mode).reduce((n, r) => n + r.seconds, 0))
-const summary = { work_mem: workMem, rounds: Number(values.rounds), results, totals: Object.fromEntries(modes.map((m) => [m.label, total(m.label)])), rows: rowCounts, same_rows: same }
+const summary = {
+  work_mem: workMem,
+  rounds: Number(values.rounds),
+  results,
+  totals: Object.fromEntries(modes.map((m) => [m.label, total(m.label)])),
+  rows: rowCounts,
+  same_rows: same,
+}
 console.log(JSON.stringify(summary.totals), same ? 'same rows' : 'DIFFERENT rows')
 writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`)
 for (const mode of modes) await mode.close?.()
