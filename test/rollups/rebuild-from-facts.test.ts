@@ -38,7 +38,7 @@ describe.each(testBackends)('a rebuild from the facts (%s)', (backend) => {
       })),
     )
     await ingest(ctx, tenant.key, batch)
-  }, 120_000)
+  }, 300_000)
   afterAll(() => ctx.close())
 
   it('gives the rows ingestion keeps', async () => {
