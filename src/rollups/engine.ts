@@ -5,7 +5,7 @@
 // mentions and citations); a rebuild is a delete and an insert per table.
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.js'
-import { CALENDAR_UNITS, nextUnit, unitStart } from '../core/date-range.js'
+import { CALENDAR_UNITS, type CalendarUnit } from '../core/date-range.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
@@ -206,11 +206,6 @@ export interface RebuildOptions {
   /** Called after each table is rebuilt (progress bars). */
   onTable?: (table: string) => void
   /**
-   * A workspace with at least this many responses is rebuilt a calendar month of facts at a
-   * time (default REBUILD_SLICE_RESPONSES, Infinity: always in one statement). See rebuildRest.
-   */
-  sliceResponses?: number
-  /**
    * ANALYZE the fact tables first if their statistics are missing or stale, and
    * workspace_url after numbering if that added many URLs (`beacon rollups rebuild`; see
    * analyzeIfStale). Off for the small rebuild of a prompt's tag edit.
@@ -239,66 +234,6 @@ export async function analyzeIfStale(db: DB, tables: readonly string[] = ['respo
 }
 
 /**
- * The rebuild's default: one statement over the whole workspace (no slicing). Reading a large
- * workspace a calendar month at a time (`sliceResponses`) was meant to keep each family's
- * groups in memory at 10M responses, but measured on 1M responses (bench/rollup-rebuild.ts,
- * same database, tables vacuumed before each run) it saved nothing: the citation group took
- * 118.5 s in one statement and 114.9 s a month at a time with work_mem 48 MB (a tenth of the
- * build's 512 MB, as 10M would be to it); 265 s and 273 s for the mention group at 512 MB (load 10-13).
- * Kept as an option, exact (test/rollups/rebuild-slices.test.ts), for a server with too
- * little work_mem for its largest workspace.
- */
-export const REBUILD_SLICE_RESPONSES = Infinity
-
-/**
- * The workspace's facts from one UTC midnight (inclusive) to another (exclusive), either end
- * open (null). Every fact table has the response's created_at, so a second fact table of the
- * same responses (brand-domain-stats' citations) is cut at the same instants.
- */
-function sliceScope(workspaceId: string, from: string | null, to: string | null): ScopeSql {
-  const whole = scopeSql({ workspaceId })
-  const bounds = (alias: string) =>
-    sql.join(
-      [
-        sql`${sql.ref(`${alias}.workspace_id`)} = ${workspaceId}`,
-        ...(from === null ? [] : [sql`${sql.ref(`${alias}.created_at`)} >= ${from}::timestamptz`]),
-        ...(to === null ? [] : [sql`${sql.ref(`${alias}.created_at`)} < ${to}::timestamptz`]),
-      ],
-      sql` and `,
-    )
-  return {
-    ...whole,
-    // A subquery the planner pulls up: the bounds reach each fact table's scan, also a
-    // fact table joined to another (a plain join would hash all of its rows for every month).
-    facts: (table, alias) => sql`(select * from ${sql.table(table)} as ${sql.ref(`${alias}_slice`)} where ${bounds(`${alias}_slice`)}) as ${sql.ref(alias)}`,
-  }
-}
-
-/** Whether `day` is the first day of a unit of the bucket (every day starts a day). */
-const startsBucket = (day: string, bucket: Bucket): boolean => bucket === 'day' || unitStart(day, bucket) === day
-
-/**
- * UTC midnights that cut the workspace's facts into calendar months, or none when it has
- * fewer than `threshold` responses. The first and last slices are open-ended, so a fact
- * outside the responses' first and last month is still read.
- */
-export async function rebuildSliceBoundaries(db: DB, workspaceId: string, threshold: number): Promise<string[]> {
-  if (!Number.isFinite(threshold)) return []
-  // Counting stops at the threshold: a small workspace costs a few index entries.
-  const { rows: counted } = await sql<{ n: string }>`
-    select count(*) as n from (select 1 from response where workspace_id = ${workspaceId} limit ${threshold}) r`.execute(db)
-  if (Number(counted[0].n) < threshold) return []
-  const { rows } = await sql<{ first: string | null; last: string | null }>`
-    select to_char(min(created_at) at time zone 'UTC', 'YYYY-MM-DD') as first, to_char(max(created_at) at time zone 'UTC', 'YYYY-MM-DD') as last
-    from response where workspace_id = ${workspaceId}`.execute(db)
-  const { first, last } = rows[0]
-  if (!first || !last) return []
-  const boundaries: string[] = []
-  for (let month = nextUnit(unitStart(first, 'month'), 'month'); month <= last; month = nextUnit(month, 'month')) boundaries.push(month)
-  return boundaries
-}
-
-/**
  * The key columns of each table's primary key, in the index's order (which need not be the
  * family's: daily_prompt_mention_stats leads with the prompt). A rebuild inserts its rows in
  * this order, so they fill the key's leaves one after the other as an index build does,
@@ -306,7 +241,11 @@ export async function rebuildSliceBoundaries(db: DB, workspaceId: string, thresh
  * in the WAL) once the index outgrows shared_buffers. Not shown to help at 1M responses: a
  * month of the mention families into empty tables took 17.7 s ordered, 18.6 s not, and full
  * bench:data rollup phases (203-296 s with it, 265-397 s without) moved with the machine's
- * load more than with the order; at 10M the largest rollup indexes are gigabytes.
+ * load more than with the order; at 10M the largest rollup indexes are gigabytes. Measured
+ * by parts at 300,000 responses (daily_mention_stats' 729,907 rows copied into a table with
+ * its key): sorting them took 2.9 s and inserting them sorted 4.7 s, unsorted 7.3 s; without
+ * the key 1.3 s (adding the key after: 5.1 s). Kept: the sort pays for itself while the index
+ * is cached and saves page reads once it is not.
  */
 async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map<string, string[]>> {
   const { rows } = await sql<{ name: string; columns: string[] }>`
@@ -323,17 +262,87 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
 }
 
 /**
- * Deletes and recomputes the tables of these families (none of them a numbering table).
- * One statement as a batch is: each family's select runs once over the facts and feeds its
- * daily and monthly tables (and the families folded from it); per table, the daily rows
- * were computed again for every month table (79 s -> s for a 200,000-response workspace).
- * With `sliceResponses`, a large workspace is read a month at a time, a statement per month: a day (month)
- * lies in one slice, so the daily and monthly rows are inserted whole; a quarter, a year
- * and the tables without a time bucket (day sets) collect their rows from several slices
- * through the batch upsert's merge rules, exact for every rule (sums, min/max, unions of
- * day sets), so the rows are the same as from one statement (test/rollups/rebuild-slices.test.ts).
+ * The rebuild's statements run without JIT compilation, restored after it (a rebuild may
+ * run inside the caller's transaction: a prompt's tag edit). Compiling the expressions of
+ * the mention group's statement took 9.7 s of its 144 s at 300,000 responses (inlining and
+ * optimisation: EXPLAIN ANALYZE), and its aggregates are sorts, not expression evaluation.
  */
-async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], sliceResponses: number): Promise<void> {
+async function withoutJit<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
+  const { rows } = await sql<{ jit: string }>`select current_setting('jit') as jit, set_config('jit', 'off', true)`.execute(trx)
+  const result = await fn()
+  await sql`select set_config('jit', ${rows[0].jit}, true)`.execute(trx)
+  return result
+}
+
+/**
+ * A rebuild's rows of a family at one time bucket, folded from the next finer bucket's rows
+ * (a CTE of this statement): days to months, months to quarters, quarters to years, each
+ * measure by its merge rule (exact: every rule is associative).
+ */
+function foldBucket(rows: string, from: Bucket, to: CalendarUnit, dims: readonly string[], measures: readonly [string, MergeRule][]): RawBuilder<unknown> {
+  return sql`
+    select d.workspace_id, date_trunc(${sql.lit(to)}, ${sql.ref(`d.${from}`)})::date as ${sql.ref(to)},
+      ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}
+    from ${sql.ref(rows)} d
+    group by ${sql.join([sql.ref('d.workspace_id'), sql`2`, ...dims.map((d) => sql.ref(`d.${d}`))])}`
+}
+
+/**
+ * One family's rebuild, with the folds of it (`unit`: the family, then folds of it whose
+ * measures are sums): its select once over the workspace's facts, each coarser bucket
+ * folded from the next finer one (a year from four quarters' rows, not 365 days'), and a
+ * fold's table from the source's rows at that bucket (mention-stats-by-provider's months
+ * sum monthly_mention_stats' rows over the models, not the daily rows).
+ */
+function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, insert: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+  const [source] = unit
+  const measures = Object.entries(source.measures)
+  const select = source.select(scopeSql({ workspaceId }))
+  const all = unit.flatMap((f) => plansOf(f).map((plan) => ({ f, plan })))
+  // One table (a day-set table, or daily rows alone): the select feeds it directly.
+  if (all.length === 1 && (all[0].plan.bucket ?? 'day') === 'day') return insert(all[0].plan, select)
+  const rowsAt = (bucket: Bucket | null) => `rebuild_${bucket ?? 'day'}`
+  const ctes: RawBuilder<unknown>[] = [sql`${sql.ref(rowsAt('day'))} as materialized (${select})`]
+  const writes: RawBuilder<unknown>[] = []
+  const needed = new Set(all.map(({ plan }) => plan.bucket))
+  let finer: Bucket = 'day'
+  for (const bucket of CALENDAR_UNITS) {
+    if (!CALENDAR_UNITS.slice(CALENDAR_UNITS.indexOf(bucket)).some((b) => needed.has(b))) break
+    ctes.push(sql`${sql.ref(rowsAt(bucket))} as materialized (${foldBucket(rowsAt(finer), finer, bucket, source.dimensions, measures)})`)
+    finer = bucket
+  }
+  const measureNames = measures.map(([m]) => m)
+  for (const { f, plan } of all) {
+    const bucket = plan.bucket ?? 'day'
+    const rows =
+      f === source
+        ? sql`select * from ${sql.ref(rowsAt(bucket))}`
+        : // A fold sums the source's rows at its bucket over the dimensions it leaves out.
+          sql`select * from (${foldRows(sql`select workspace_id, ${sql.ref(bucket)} as day, ${names([...source.dimensions, ...measureNames])} from ${sql.ref(rowsAt(bucket))}`, f.dimensions, measureNames)})
+            f (${names(['workspace_id', bucket, ...f.dimensions, ...measureNames])})`
+    writes.push(insert({ ...plan, fromSelect: (r) => r }, rows))
+  }
+  const last = writes.pop()!
+  writes.forEach((statement, i) => ctes.push(sql`${sql.ref(`rebuild_write_${i}`)} as (${statement})`))
+  return sql`with ${sql.join(ctes)} ${last}`
+}
+
+/**
+ * The rebuild's statements: a family with the folds of it being rebuilt (they sum its rows,
+ * mention-stats-by-provider from mention-stats), in list order.
+ */
+function rebuildUnits(rest: readonly RollupFamily[]): RollupFamily[][] {
+  return rest.filter((f) => !f.foldOf || !rest.includes(f.foldOf)).map((f) => [f, ...rest.filter((g) => g.foldOf === f)])
+}
+
+/**
+ * Deletes and recomputes the tables of these families (none of them a numbering table), a
+ * statement per family: its select runs once over the workspace's facts (a materialized
+ * CTE) and feeds its daily, monthly, quarterly and yearly tables and the folds of it. All
+ * families in one statement held every family's sorts and hashes at once and could not be
+ * given memory for them.
+ */
+async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onFamily?: (f: RollupFamily) => void): Promise<void> {
   const tables = rest.flatMap((f) => plansOf(f))
   for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
   if (rest.length === 0) return
@@ -343,19 +352,12 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
     return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d
       order by ${refs('d', order.get(plan.table) ?? plan.keys)}`
   }
-  const boundaries = await rebuildSliceBoundaries(trx, workspaceId, sliceResponses)
-  if (boundaries.length === 0) {
-    await batchStatement(rest, scopeSql({ workspaceId }), insert).execute(trx)
-    return
-  }
-  // A table whose every unit lies in one slice is inserted; the others merge across slices.
-  const whole = (plan: TablePlan) => plan.bucket !== null && boundaries.every((day) => startsBucket(day, plan.bucket!))
-  const edges = [null, ...boundaries, null]
-  for (let i = 0; i + 1 < edges.length; i++) {
-    const from = edges[i] === null ? null : `${edges[i]}T00:00:00Z`
-    const to = edges[i + 1] === null ? null : `${edges[i + 1]}T00:00:00Z`
-    await statementOf(rest, sliceScope(workspaceId, from, to), (plan, rows) => (whole(plan) ? insert(plan, rows) : upsert(plan, rows, 1))).execute(trx)
-  }
+  await withoutJit(trx, async () => {
+    for (const unit of rebuildUnits(rest)) {
+      await rebuildStatement(unit, workspaceId, insert).execute(trx)
+      for (const f of unit) onFamily?.(f)
+    }
+  })
 }
 
 /**
@@ -385,8 +387,9 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
       }>`select reltuples < 0 or ${numbered} > reltuples / 10 + 1000 as stale from pg_class where oid = to_regclass('workspace_url')`.execute(trx)
       if (rows[0]?.stale) await sql`analyze workspace_url`.execute(trx)
     }
-    await rebuildRest(trx, workspaceId, rest, options.sliceResponses ?? REBUILD_SLICE_RESPONSES)
-    for (const plan of rest.flatMap((f) => plansOf(f))) options.onTable?.(plan.table)
+    await rebuildRest(trx, workspaceId, rest, (f) => {
+      for (const plan of plansOf(f)) options.onTable?.(plan.table)
+    })
     await bumpDataVersion(trx, workspaceId)
   })
 }
