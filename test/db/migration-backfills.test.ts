@@ -1,11 +1,8 @@
 // The frozen SQL backfills of migrations 0007, 0008, 0022, 0023 and 0025 must fill the new rollups exactly as
 // the engine's rebuild does: migrate to 0006, store facts (and the 0003/0005 daily rollups
 // the ingest of that time kept), migrate to the latest, compare with a rebuild.
-import { randomBytes } from 'node:crypto'
 import { Migrator, sql, type Migration } from 'kysely'
-import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from '../../src/db/database.js'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import * as initialSchema from '../../src/db/migrations/0001-initial-schema.js'
 import * as dailyRollups from '../../src/db/migrations/0003-daily-rollups.js'
@@ -14,6 +11,7 @@ import * as rollupTotals from '../../src/db/migrations/0005-rollup-totals.js'
 import * as dataVersion from '../../src/db/migrations/0006-data-version.js'
 import { rebuildRollups } from '../../src/rollups/index.js'
 import { expectSameRollups, rollupSnapshot } from '../helpers/rollup-snapshot.js'
+import { openScratchDatabase } from '../helpers/scratch-schema.js'
 import { testBackends } from '../helpers/test-app.js'
 
 const upTo0006: Record<string, Migration> = {
@@ -26,16 +24,7 @@ const upTo0006: Record<string, Migration> = {
 
 describe.each(testBackends)('migration backfills (%s)', (backend) => {
   it('0007, 0008, 0022, 0023 and 0025 fill the new rollups as a rebuild would', async () => {
-    const url = process.env.TEST_DATABASE_URL
-    const schema = backend === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      await client.query(statement)
-      await client.end()
-    }
-    if (schema) await admin(`create schema ${schema}`)
-    const database = await openDatabase({ databaseUrl: schema ? url : 'memory://', dataDir: '', databasePoolSize: 2 }, { searchPath: schema })
+    const { database, schema, close } = await openScratchDatabase(backend)
     try {
       const db = database.db
       const migrator = new Migrator({ db, provider: { getMigrations: async () => upTo0006 }, migrationTableSchema: schema ?? 'public' })
@@ -116,8 +105,7 @@ describe.each(testBackends)('migration backfills (%s)', (backend) => {
       await rebuildRollups(db, ws)
       expectSameRollups(await rollupSnapshot(db, ws), migrated, expect)
     } finally {
-      await database.close()
-      if (schema) await admin(`drop schema ${schema} cascade`)
+      await close()
     }
   }, 120_000)
 })

@@ -3,11 +3,8 @@
 // ones exactly, and the computed (facts) reads that used them answer the same either way.
 // On a populated table each narrow index must still serve its lookup when the planner is
 // pushed off sequential scans (the key, not the INCLUDE list, is what those lookups need).
-import { randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from '../../src/db/database.js'
 import type { DB } from '../../src/db/database.js'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import * as narrowFactIndexes from '../../src/db/migrations/0026-narrow-fact-indexes.js'
@@ -20,6 +17,7 @@ import { getPromptPerformance } from '../../src/queries/prompts/get-prompt-perfo
 import { getBrandDetail } from '../../src/queries/brands/get-brand-detail.js'
 import { EXPORT_DEFINITIONS } from '../../src/exports/definitions/index.js'
 import { rebuildRollups } from '../../src/rollups/index.js'
+import { openScratchDatabase } from '../helpers/scratch-schema.js'
 import { testBackends } from '../helpers/test-app.js'
 
 const ws = '11111111-1111-4111-8111-111111111111'
@@ -122,16 +120,7 @@ async function indexFor(db: DB, statement: string): Promise<string> {
 
 describe.each(testBackends)('0026 narrow fact indexes (%s)', (backend) => {
   it('narrows the covering indexes, restores them on down, and the facts reads answer the same', { timeout: 120_000 }, async () => {
-    const url = process.env.TEST_DATABASE_URL
-    const schema = backend === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      await client.query(statement)
-      await client.end()
-    }
-    if (schema) await admin(`create schema ${schema}`)
-    const database = await openDatabase({ databaseUrl: schema ? url : 'memory://', dataDir: '', databasePoolSize: 2 }, { searchPath: schema })
+    const { database, close } = await openScratchDatabase(backend)
     try {
       const db = database.db
       await migrateToLatest(db)
@@ -164,8 +153,7 @@ describe.each(testBackends)('0026 narrow fact indexes (%s)', (backend) => {
         ),
       ).toContain('citation_url_idx')
     } finally {
-      await database.close()
-      if (schema) await admin(`drop schema ${schema} cascade`)
+      await close()
     }
   })
 })
