@@ -9,7 +9,7 @@ import { CALENDAR_UNITS, type CalendarUnit } from '../core/date-range.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import { bumpDataVersion } from '../db/data-version.js'
 import { FAMILIES, family, isRetractable, type FamilyName } from './registry.js'
-import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope, type ScopeSql } from './types.js'
+import { foldRows, scopeSql, type Bucket, type MergeRule, type RollupFamily, type RollupScope } from './types.js'
 
 interface TablePlan {
   table: string
@@ -24,6 +24,19 @@ interface TablePlan {
 // Folding daily rows into months (quarters, years): the same merge rule, as an aggregate.
 const AGGREGATE: Record<MergeRule, string> = { sum: 'sum', min: 'min', max: 'max', union: 'range_agg', keep: 'min' }
 
+/**
+ * A family's rows at one time bucket, folded from a finer bucket's rows (`rows`: a FROM item,
+ * a subquery or a CTE's name): days to months, months to quarters, quarters to years, each
+ * measure by its merge rule (exact: every rule is associative).
+ */
+function foldBucket(rows: RawBuilder<unknown>, from: Bucket, to: CalendarUnit, dims: readonly string[], measures: readonly [string, MergeRule][]): RawBuilder<unknown> {
+  return sql`
+    select d.workspace_id, date_trunc(${sql.lit(to)}, ${sql.ref(`d.${from}`)})::date as ${sql.ref(to)},
+      ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}
+    from ${rows} d
+    group by ${sql.join([sql.ref('d.workspace_id'), sql`2`, ...dims.map((d) => sql.ref(`d.${d}`))])}`
+}
+
 function plans(f: RollupFamily): TablePlan[] {
   const measures = Object.entries(f.measures)
   const dims = [...f.dimensions]
@@ -37,11 +50,7 @@ function plans(f: RollupFamily): TablePlan[] {
     if (!table) continue
     // The monthly (quarterly, yearly) table is the same select folded by calendar month
     // (quarter, year; UTC): exact, since every merge rule is associative.
-    const folded = (rows: RawBuilder<unknown>) => sql`
-      select d.workspace_id, date_trunc(${sql.lit(bucket)}, d.day)::date as ${sql.ref(bucket)},
-        ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}
-      from (${rows}) d
-      group by ${sql.join([sql.ref('d.workspace_id'), sql`2`, ...dims.map((d) => sql.ref(`d.${d}`))])}`
+    const folded = (rows: RawBuilder<unknown>) => foldBucket(sql`(${rows})`, 'day', bucket, dims, measures)
     result.push({ table, bucket, keys: ['workspace_id', bucket, ...dims], measures, fromSelect: folded })
   }
   return result
@@ -112,11 +121,12 @@ function deleteEmptied(plan: TablePlan, rows: RawBuilder<unknown>): RawBuilder<u
  * daily and monthly tables. The data-modifying CTEs run in the same order for every batch,
  * so row locks are taken in one order across tables too.
  */
-function batchStatement(families: readonly RollupFamily[], scope: RollupScope, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
-  return statementOf(families, scopeSql(scope), write)
-}
-
-function statementOf(families: readonly RollupFamily[], scope: ScopeSql, write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+function batchStatement(
+  families: readonly RollupFamily[],
+  rollupScope: RollupScope,
+  write: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const scope = scopeSql(rollupScope)
   const ctes: RawBuilder<unknown>[] = []
   const writes: RawBuilder<unknown>[] = []
   families.forEach((f, i) => {
@@ -275,19 +285,6 @@ async function withoutJit<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A rebuild's rows of a family at one time bucket, folded from the next finer bucket's rows
- * (a CTE of this statement): days to months, months to quarters, quarters to years, each
- * measure by its merge rule (exact: every rule is associative).
- */
-function foldBucket(rows: string, from: Bucket, to: CalendarUnit, dims: readonly string[], measures: readonly [string, MergeRule][]): RawBuilder<unknown> {
-  return sql`
-    select d.workspace_id, date_trunc(${sql.lit(to)}, ${sql.ref(`d.${from}`)})::date as ${sql.ref(to)},
-      ${sql.join([...dims.map((d) => sql.ref(`d.${d}`)), ...measures.map(([m, rule]) => sql`${sql.raw(AGGREGATE[rule])}(${sql.ref(`d.${m}`)}) as ${sql.ref(m)}`)])}
-    from ${sql.ref(rows)} d
-    group by ${sql.join([sql.ref('d.workspace_id'), sql`2`, ...dims.map((d) => sql.ref(`d.${d}`))])}`
-}
-
-/**
  * One family's rebuild, with the folds of it (`unit`: the family, then folds of it whose
  * measures are sums): its select once over the workspace's facts, each coarser bucket
  * folded from the next finer one (a year from four quarters' rows, not 365 days'), and a
@@ -308,7 +305,7 @@ function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, in
   let finer: Bucket = 'day'
   for (const bucket of CALENDAR_UNITS) {
     if (!CALENDAR_UNITS.slice(CALENDAR_UNITS.indexOf(bucket)).some((b) => needed.has(b))) break
-    ctes.push(sql`${sql.ref(rowsAt(bucket))} as materialized (${foldBucket(rowsAt(finer), finer, bucket, source.dimensions, measures)})`)
+    ctes.push(sql`${sql.ref(rowsAt(bucket))} as materialized (${foldBucket(sql.ref(rowsAt(finer)), finer, bucket, source.dimensions, measures)})`)
     finer = bucket
   }
   const measureNames = measures.map(([m]) => m)
