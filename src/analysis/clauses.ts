@@ -239,7 +239,7 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
 /** What a contrast implies of a subject its own clause says nothing good or bad about. */
 const IMPLIED_BY_CONTRAST = 0.25
 /** Contrast words that oppose the two sides' verdicts ("meanwhile" only moves on in time). */
-const OPPOSING = new Set(['but', 'however', 'yet', 'although', 'though', 'whereas', 'while', 'whilst', 'except', 'nevertheless', 'nonetheless'])
+const OPPOSING: ReadonlySet<string> = new Set([...CONTRAST].filter((word) => word !== 'meanwhile'))
 
 /**
  * "The phone is excellent, but the battery time is very short", "the decor is old, but the
