@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { analyzeResponse } from '../../src/analysis/analyze-response.js'
-import { compileBrandMatcher } from '../../src/analysis/mentions.js'
+import { sign } from '../helpers/target-sentiment.js'
 
 // File name: sentiment-*.test.ts (sixth-round lexicon entries for review sentences).
-
-/** Sign of the sentiment of `term` in `text`, with only that term configured (as the public evaluation has it). */
-function sign(text: string, term: string): number {
-  const analysis = analyzeResponse({ content: text }, compileBrandMatcher([{ id: 'target', name: term, aliases: [], domain: null }]))
-  const score = analysis.mentions.find((m) => m.brandId === 'target')?.sentiment ?? 0
-  return Math.abs(score) <= 0.05 ? 0 : Math.sign(score)
-}
 
 describe('review words wink leaves neutral (sixth round lexicon)', () => {
   it('scores dry food, prompt service and authentic dishes', () => {

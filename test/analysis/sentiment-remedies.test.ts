@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { analyzeResponse } from '../../src/analysis/analyze-response.js'
-import { compileBrandMatcher } from '../../src/analysis/mentions.js'
+import { sign } from '../helpers/target-sentiment.js'
 import { loadSentimentLexicon } from '../../src/analysis/sentiment-lexicon.js'
-
-/** Sign of the sentiment of `term` in `text`, with only that term configured (as the public evaluation has it). */
-function sign(text: string, term: string): number {
-  const analysis = analyzeResponse({ content: text }, compileBrandMatcher([{ id: 'target', name: term, aliases: [], domain: null }]))
-  const score = analysis.mentions.find((m) => m.brandId === 'target')?.sentiment ?? 0
-  return Math.abs(score) <= 0.05 ? 0 : Math.sign(score)
-}
 
 describe('verbs that undo a bad thing (sixth round lexicon: remedies)', () => {
   it('praises whoever resolves, fixes or counters the bad thing', () => {
