@@ -16,8 +16,12 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, options: { searchPath?: string } = {}): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+  options: { searchPath?: string; emptyCluster?: Blob } = {},
+): Promise<DatabaseHandle> {
   const connection = await connect({
+    emptyCluster: options.emptyCluster,
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,

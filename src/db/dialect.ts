@@ -50,6 +50,12 @@ export async function connect(options: {
   searchPath?: string
   /** how long to wait for a new server connection (default 5 s) */
   connectTimeoutMs?: number
+  /**
+   * The empty, migrated cluster a new embedded database loads (a `dumpDataDir` archive);
+   * defaults to the one the build wrote. The test suite, which runs from the sources, builds
+   * its own once per run (test/helpers/global-setup.ts).
+   */
+  emptyCluster?: Blob
 }): Promise<Connection> {
   const { databaseUrl } = options
   if (databaseUrl && databaseUrl.startsWith('postgres')) {
@@ -75,14 +81,14 @@ export async function connect(options: {
     [DATE]: keepString,
   }
   if (databaseUrl === 'memory://') {
-    const pglite = await PGlite.create({ parsers, loadDataDir: emptyDatabaseTemplate() })
+    const pglite = await PGlite.create({ parsers, loadDataDir: options.emptyCluster ?? emptyDatabaseTemplate() })
     return { backend: 'pglite', dialect: new PGliteDialect(yieldingClient(pglite)), pglite, afterDestroy: () => {} }
   }
   mkdirSync(options.dataDir, { recursive: true })
   const release = lockDataDir(options.dataDir)
   try {
     const fresh = !existsSync(join(options.dataDir, 'PG_VERSION'))
-    const pglite = await PGlite.create({ dataDir: options.dataDir, parsers, loadDataDir: fresh ? emptyDatabaseTemplate() : undefined })
+    const pglite = await PGlite.create({ dataDir: options.dataDir, parsers, loadDataDir: fresh ? (options.emptyCluster ?? emptyDatabaseTemplate()) : undefined })
     const dialect = new PGliteDialect(yieldingClient(pglite))
     // The lock goes with close(), or with the process if it never gets there.
     process.once('exit', release)

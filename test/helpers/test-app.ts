@@ -2,8 +2,10 @@
 // on PGlite, and also on PostgreSQL when TEST_DATABASE_URL is set (each suite gets its
 // own schema there, so files can run in parallel and leave nothing behind).
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
@@ -43,6 +45,14 @@ const ensured = new Map<string, Promise<void>>()
 // fetch loop polling every second in tests, and suites need few at once.
 const testJobs: Partial<Config> = { jobsWorker: false, jobsPollSeconds: 1, collectionWorkers: 8 }
 
+// The migrated empty cluster global-setup built for this run: a PGlite app loads it instead
+// of running initdb (and every migration) itself. migrateToLatest still runs on it below.
+let emptyCluster: Blob | undefined
+function migratedEmptyCluster(): Blob {
+  emptyCluster ??= new Blob([readFileSync(inject('emptyClusterPath'))])
+  return emptyCluster
+}
+
 export async function createTestContext(
   backend: TestBackend,
   overrides: Partial<Config> = {},
@@ -66,7 +76,7 @@ export async function createTestContext(
   } else {
     config = { ...base, ...testJobs, databaseUrl: 'memory://', ...overrides }
   }
-  const database = await openDatabase(config, { searchPath: schema })
+  const database = await openDatabase(config, { searchPath: schema, emptyCluster: schema ? undefined : migratedEmptyCluster() })
   await migrateToLatest(database.db)
   const jobs = options.jobs ? await options.jobs(database, config) : undefined
   const app = await buildApp({ config, database, logger: false, jobs })

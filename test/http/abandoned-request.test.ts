@@ -3,7 +3,7 @@
 // error per in-flight request).
 import { once } from 'node:events'
 import { Writable } from 'node:stream'
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { errorHandler } from '../../src/http/error-handler.js'
 
@@ -20,7 +20,7 @@ async function logsOf(abort: boolean): Promise<{ level: number; msg: string }[]>
   const app = Fastify({ logger: { level: 'info', stream }, forceCloseConnections: true })
   let handled!: () => void
   const errorHandled = new Promise<void>((resolve) => (handled = resolve))
-  app.setErrorHandler((error: Error, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     errorHandler(error, request, reply)
     handled()
   })

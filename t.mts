@@ -1,0 +1,15 @@
+import { PGlite } from '@electric-sql/pglite'
+import { readFileSync } from 'node:fs'
+let t = performance.now()
+const a = await PGlite.create(); await a.query('select 1')
+console.log('fresh', Math.round(performance.now() - t)); t = performance.now()
+const b = await PGlite.create({ loadDataDir: new Blob([readFileSync('dist/empty-database.tar.gz')]) }); await b.query('select 1')
+console.log('template', Math.round(performance.now() - t)); t = performance.now()
+const { openDatabase } = await import('./src/db/database.ts')
+const { migrateToLatest } = await import('./src/db/migrate.ts')
+const { loadConfig } = await import('./src/config.ts')
+t = performance.now()
+const d = await openDatabase({ ...loadConfig({}), databaseUrl: 'memory://' })
+console.log('open', Math.round(performance.now() - t)); t = performance.now()
+await migrateToLatest(d.db)
+console.log('migrate', Math.round(performance.now() - t))
