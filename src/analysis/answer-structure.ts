@@ -455,7 +455,8 @@ const LINK_TARGET = /\]\((?:[^()\s]|\([^()\s]*\))*\)/g
 export function isGuideTitle(text: string): boolean {
   return GUIDE_TITLE.test(text) && !isOthersTitle(text)
 }
-const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|tips|look for|keep in mind|choos(?:e|ing))(?![\p{L}])/iu
+/** Any of the lexicon's `guides` words, as a whole word anywhere in the title. */
+const GUIDE_TITLE = new RegExp(`(?<![\\p{L}])(?:${alternatives(LEXICON.guides)})(?![\\p{L}])`, 'iu')
 
 /**
  * "Top Picks", "Best Overall", "Best for Gaming", "Budget Pick", "Our Recommendations": a
@@ -464,7 +465,14 @@ const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|
 export function isRankTitle(text: string): boolean {
   return RANK_TITLE.test(text.replace(LABEL_NOISE, '').trim()) && !isOthersTitle(text) && !isGuideTitle(text)
 }
-const RANK_TITLE = /^(?:top|best)(?![\p{L}])|(?<![\p{L}])(?:picks?|recommendations?|recommended|favou?rites?|winners?)(?![\p{L}])/iu
+/** The lexicon's `ranks`: a title opening with one of its first words, or holding one of its words as a whole word. */
+const RANK_TITLE = new RegExp(`^(?:${alternatives(LEXICON.ranks.first)})(?![\\p{L}])|(?<![\\p{L}])(?:${alternatives(LEXICON.ranks.words)})(?![\\p{L}])`, 'iu')
+
+/** Lexicon words as a RegExp alternation, each matched literally (an empty list matches nothing). */
+function alternatives(words: readonly string[]): string {
+  return words.length === 0 ? '(?!)' : words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
+}
+
 /** How far into a rank label's blurb its product's name may start ("**Best Overall:** [HP 15.6\" Touchscreen Laptop]() – …"). */
 const RANKED_NAME_CHARS = 40
 

@@ -17,6 +17,8 @@ interface LexiconFile {
   sections: { titles: string[]; reason: string }
   others: { first: string[]; last: string[]; reason: string }
   chrome?: { phrases: string[]; reason: string }
+  guides?: { words: string[]; reason: string }
+  ranks?: { first: string[]; words: string[]; reason: string }
 }
 
 export interface SentimentLexicon {
@@ -48,6 +50,10 @@ export interface SentimentLexicon {
   others: { first: ReadonlySet<string>; last: ReadonlySet<string> }
   /** the answer engine's interface text ("Your feedback helps Google improve"): a sentence holding it is neutral */
   chrome: RegExp | null
+  /** words of a buying guide's section title ("Things to Consider", "Tips"), lower-cased */
+  guides: readonly string[]
+  /** a rank title's first words ("Top …", "Best …") and its words anywhere ("Picks", "Recommended"), lower-cased */
+  ranks: { first: readonly string[]; words: readonly string[] }
 }
 
 /** Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1]). */
@@ -65,6 +71,11 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
   const phrases = phrasal([...scores].filter(([w]) => w.includes(' ')).map(([word, score]) => ({ word, direction: score })))
   for (const word of [...scores.keys()]) if (word.includes(' ')) scores.delete(word)
   if (raw.remedies && !raw.remedies.reason?.trim()) throw new Error('sentiment-lexicon.json: "remedies" needs a reason')
+  for (const [name, list] of [
+    ['guides', raw.guides],
+    ['ranks', raw.ranks],
+  ] as const)
+    if (list && !list.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${name}" needs a reason`)
   for (const e of [...raw.neutral, ...raw.comparatives]) {
     if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a reason`)
   }
@@ -88,6 +99,8 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
     others: { first: new Set(raw.others?.first ?? []), last: new Set(raw.others?.last ?? []) },
     chrome: raw.chrome?.phrases.length ? new RegExp(raw.chrome.phrases.map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'i') : null,
+    guides: raw.guides?.words ?? [],
+    ranks: { first: raw.ranks?.first ?? [], words: raw.ranks?.words ?? [] },
   }
 }
 
