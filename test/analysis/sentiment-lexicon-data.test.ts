@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { isGuideTitle, isRankTitle } from '../../src/analysis/answer-structure.js'
+import { sentenceSentiment, scoreSentences } from '../../src/analysis/sentiment.js'
 import { LEXICON, loadSentimentLexicon } from '../../src/analysis/sentiment-lexicon.js'
+import { winkParse } from '../../src/analysis/wink-parse.js'
+import { sign } from '../helpers/target-sentiment.js'
 
 // The domain lexicon is data (issue 30 item 5, DESIGN §6): one file, each entry with its
 // reason. These tests check that what the analysis matches comes from that file.
@@ -45,5 +48,84 @@ describe('title words as lexicon data', () => {
     expect(() => loadSentimentLexicon(JSON.stringify({ ...BASE, guides: { words: ['tips'], reason: ' ' } }))).toThrow(/"guides" needs a reason/)
     expect(() => loadSentimentLexicon(JSON.stringify({ ...BASE, ranks: { first: ['top'], words: [], reason: '' } }))).toThrow(/"ranks" needs a reason/)
     expect(loadSentimentLexicon(JSON.stringify(BASE)).guides).toEqual([])
+  })
+})
+
+describe('overrides of wink scores as lexicon data', () => {
+  const tokenScore = (text: string, word: string): number => {
+    const [s] = scoreSentences(text)
+    return s.tokens.score[s.tokens.word.indexOf(word)]
+  }
+
+  it('reads "unbeatable" as praise (wink scores it as a complaint)', () => {
+    expect(tokenScore('Sony offers unbeatable value for the price.', 'unbeatable')).toBeGreaterThan(0.3)
+    expect(sign('Sony offers unbeatable value for the price.', 'Sony')).toBe(1)
+    expect(sign('The battery life of the Pixel 8a is unbeatable.', 'Pixel 8a')).toBe(1)
+    // negation still reaches it
+    expect(sign('The Acme X1 is not unbeatable, the Acme X2 costs less.', 'Acme X1')).toBe(-1)
+  })
+
+  it('reads "without sacrificing X" as keeping X: no complaint, and X not negated', () => {
+    expect(sentenceSentiment('It offers great value without sacrificing build quality.')).toBeGreaterThan(0.3)
+    expect(sentenceSentiment('Great sound without compromising on comfort.')).toBeGreaterThan(0.3)
+    expect(sign('The Dyson V8 is light without sacrificing quality.', 'Dyson V8')).toBe(1)
+    expect(sign('The Bose QC45 stays comfortable without compromising on quality.', 'Bose QC45')).toBe(1)
+    // a plain "without" still negates
+    expect(sign('The Acme X1 ships without quality control.', 'Acme X1')).toBe(-1)
+  })
+
+  it('reads "hard to beat" as clear praise, and negated as a complaint', () => {
+    expect(sentenceSentiment('For the money, the Roku Express is hard to beat.')).toBeGreaterThanOrEqual(0.5)
+    expect(sentenceSentiment('The Roku Express is tough to beat.')).toBeGreaterThanOrEqual(0.5)
+    expect(sign('For the money, the Roku Express is hard to beat.', 'Roku Express')).toBe(1)
+    expect(sign('Sadly the Acme X1 is not hard to beat.', 'Acme X1')).toBe(-1)
+  })
+
+  it('reads "punches above its weight" as praise (wink scores none of its words)', () => {
+    expect(sign('The Anker Soundcore Q20 punches above its weight.', 'Anker Soundcore Q20')).toBe(1)
+    expect(sign('These Sony earbuds punch above their weight.', 'Sony')).toBe(1)
+  })
+
+  it('ships each override with a reason, and a single word only where it changes what wink says', () => {
+    const raw = shipped() as { overrides: { word: string; score: number; reason: string }[] }
+    expect(raw.overrides.length).toBeGreaterThan(3)
+    for (const e of raw.overrides) {
+      expect(e.reason.trim().length, e.word).toBeGreaterThan(5)
+      if (e.word.includes(' '))
+        expect(
+          LEXICON.phrases.get(e.word.split(' ')[0])?.some((p) => p.rest.join(' ') === e.word.split(' ').slice(1).join(' ')),
+          e.word,
+        ).toBe(true)
+      // an override that agrees with wink would be dead data
+      else expect(winkParse(e.word).sentiment, e.word).not.toBeCloseTo(e.score, 2)
+    }
+  })
+
+  it('loads overrides: score 0 allowed, a reason required, no word listed twice', () => {
+    const lexicon = loadSentimentLexicon(
+      JSON.stringify({
+        ...BASE,
+        overrides: [
+          { word: 'unbeatable', score: 0.6, reason: 'r' },
+          { word: 'meh', score: 0, reason: 'r' },
+          { word: 'without sacrificing', score: 0, reason: 'r' },
+        ],
+      }),
+    )
+    expect(lexicon.overrides).toEqual(
+      new Map([
+        ['unbeatable', 0.6],
+        ['meh', 0],
+      ]),
+    )
+    expect(lexicon.phrases.get('without')).toEqual([{ rest: ['sacrificing'], score: 0 }])
+    expect(() => loadSentimentLexicon(JSON.stringify({ ...BASE, overrides: [{ word: 'x', score: 0.2, reason: '' }] }))).toThrow(/needs a reason/)
+    expect(() => loadSentimentLexicon(JSON.stringify({ ...BASE, overrides: [{ word: 'x', score: 2, reason: 'r' }] }))).toThrow(/in \[-1, 1\]/)
+    expect(() => loadSentimentLexicon(JSON.stringify({ ...BASE, scores: [{ word: 'x', score: 0.2, reason: 'r' }], overrides: [{ word: 'x', score: 0.3, reason: 'r' }] }))).toThrow(
+      /twice/,
+    )
+    expect(() => loadSentimentLexicon(JSON.stringify({ ...BASE, neutral: [{ word: 'x', reason: 'r' }], overrides: [{ word: 'x', score: 0.3, reason: 'r' }] }))).toThrow(
+      /both neutral and an override/,
+    )
   })
 })
