@@ -53,8 +53,9 @@ describe('title words as lexicon data', () => {
 
 describe('overrides of wink scores as lexicon data', () => {
   const tokenScore = (text: string, word: string): number => {
-    const [s] = scoreSentences(text)
-    return s.tokens.score[s.tokens.word.indexOf(word)]
+    const tokens = scoreSentences(text)[0].tokens
+    if (tokens === undefined) throw new Error('a scored sentence carries its tokens')
+    return tokens.score[tokens.word.indexOf(word)]
   }
 
   it('reads "unbeatable" as praise (wink scores it as a complaint)', () => {
