@@ -74,6 +74,8 @@ interface Line {
    * that product, above the items of a section it ranks them
    */
   rankTitle: boolean
+  /** a markdown link reference definition ("[3]: https://… \"Page title\""): the cited page's title, not the answer's words */
+  reference: boolean
   blank: boolean
 }
 
@@ -85,6 +87,9 @@ const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
 const BULLET = /^([ \t]*)[-*+•][ \t]+/
 const BOLD_LEAD = /^(?:\*\*|__)[^*_\n]+?(?:\*\*|__)/
 const QUOTE = /^[ \t]*(?:>[ \t]*)+/
+// CommonMark's link reference definition: up to three spaces, a label, a colon, a
+// destination and an optional quoted title, nothing else ("[Pick]: Philips is excellent." is text).
+const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^()]*\)))?[ \t]*$/
 // Label text: markup, emoji and a trailing colon stripped ("✅ **Pros:**" → "pros").
 const LABEL_NOISE = /[*_#>`~[\]()]|\p{Extended_Pictographic}|\uFE0F/gu
 
@@ -104,7 +109,18 @@ function readLines(content: string): Line[] {
     const start = m.index
     const end = start + raw.length
     const text = raw.replace(QUOTE, '')
-    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, others: false, rankTitle: false, blank: !/\S/.test(text) }
+    const line: Line = {
+      start,
+      end,
+      rank: 100,
+      lead: false,
+      label: null,
+      inlineLabel: null,
+      others: false,
+      rankTitle: false,
+      reference: REFERENCE.test(text),
+      blank: !/\S/.test(text),
+    }
     let body = text
     const heading = HEADING.exec(text)
     const numbered = NUMBERED.exec(text)
@@ -296,7 +312,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       }
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text)
+      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference
       out[k].label = line.label !== null
       // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
       // from its title to the next title that is not one: the brands it names are examples
