@@ -118,7 +118,7 @@ function readLines(content: string): Line[] {
       inlineLabel: null,
       others: false,
       rankTitle: false,
-      reference: REFERENCE.test(text),
+      reference: text.includes(']:') && REFERENCE.test(text),
       blank: !/\S/.test(text),
     }
     let body = text
