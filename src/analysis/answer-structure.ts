@@ -74,6 +74,8 @@ interface Line {
    * that product, above the items of a section it ranks them
    */
   rankTitle: boolean
+  /** a markdown link reference definition ("[3]: https://… \"Page title\""): the cited page's title, not the answer's words */
+  reference: boolean
   blank: boolean
 }
 
@@ -85,6 +87,9 @@ const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
 const BULLET = /^([ \t]*)[-*+•][ \t]+/
 const BOLD_LEAD = /^(?:\*\*|__)[^*_\n]+?(?:\*\*|__)/
 const QUOTE = /^[ \t]*(?:>[ \t]*)+/
+// CommonMark's link reference definition: up to three spaces, a label, a colon, a
+// destination and an optional quoted title, nothing else ("[Pick]: Philips is excellent." is text).
+const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^()]*\)))?[ \t]*$/
 // Label text: markup, emoji and a trailing colon stripped ("✅ **Pros:**" → "pros").
 const LABEL_NOISE = /[*_#>`~[\]()]|\p{Extended_Pictographic}|\uFE0F/gu
 
@@ -104,7 +109,18 @@ function readLines(content: string): Line[] {
     const start = m.index
     const end = start + raw.length
     const text = raw.replace(QUOTE, '')
-    const line: Line = { start, end, rank: 100, lead: false, label: null, inlineLabel: null, others: false, rankTitle: false, blank: !/\S/.test(text) }
+    const line: Line = {
+      start,
+      end,
+      rank: 100,
+      lead: false,
+      label: null,
+      inlineLabel: null,
+      others: false,
+      rankTitle: false,
+      reference: text.includes(']:') && REFERENCE.test(text),
+      blank: !/\S/.test(text),
+    }
     let body = text
     const heading = HEADING.exec(text)
     const numbered = NUMBERED.exec(text)
@@ -296,7 +312,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       }
       out[k].leads = enclosing
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text)
+      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference
       out[k].label = line.label !== null
       // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
       // from its title to the next title that is not one: the brands it names are examples
@@ -455,7 +471,8 @@ const LINK_TARGET = /\]\((?:[^()\s]|\([^()\s]*\))*\)/g
 export function isGuideTitle(text: string): boolean {
   return GUIDE_TITLE.test(text) && !isOthersTitle(text)
 }
-const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|tips|look for|keep in mind|choos(?:e|ing))(?![\p{L}])/iu
+/** Any of the lexicon's `guides` words, as a whole word anywhere in the title. */
+const GUIDE_TITLE = new RegExp(`(?<![\\p{L}])(?:${alternatives(LEXICON.guides)})(?![\\p{L}])`, 'iu')
 
 /**
  * "Top Picks", "Best Overall", "Best for Gaming", "Budget Pick", "Our Recommendations": a
@@ -464,7 +481,14 @@ const GUIDE_TITLE = /(?<![\p{L}])(?:consider|considering|considerations|factors|
 export function isRankTitle(text: string): boolean {
   return RANK_TITLE.test(text.replace(LABEL_NOISE, '').trim()) && !isOthersTitle(text) && !isGuideTitle(text)
 }
-const RANK_TITLE = /^(?:top|best)(?![\p{L}])|(?<![\p{L}])(?:picks?|recommendations?|recommended|favou?rites?|winners?)(?![\p{L}])/iu
+/** The lexicon's `ranks`: a title opening with one of its first words, or holding one of its words as a whole word. */
+const RANK_TITLE = new RegExp(`^(?:${alternatives(LEXICON.ranks.first)})(?![\\p{L}])|(?<![\\p{L}])(?:${alternatives(LEXICON.ranks.words)})(?![\\p{L}])`, 'iu')
+
+/** Lexicon words as a RegExp alternation, each matched literally (an empty list matches nothing). */
+function alternatives(words: readonly string[]): string {
+  return words.length === 0 ? '(?!)' : words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
+}
+
 /** How far into a rank label's blurb its product's name may start ("**Best Overall:** [HP 15.6\" Touchscreen Laptop]() – …"). */
 const RANKED_NAME_CHARS = 40
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 
 interface LexiconFile {
   scores: { word: string; score: number; reason: string }[]
+  overrides?: { word: string; score: number; reason: string }[]
   neutral: { word: string; reason: string }[]
   comparatives: { word: string; direction: 1 | -1; reason: string }[]
   excess: { score: number; reason: string }
@@ -17,12 +18,19 @@ interface LexiconFile {
   sections: { titles: string[]; reason: string }
   others: { first: string[]; last: string[]; reason: string }
   chrome?: { phrases: string[]; reason: string }
+  guides?: { words: string[]; reason: string }
+  ranks?: { first: string[]; words: string[]; reason: string }
 }
 
 export interface SentimentLexicon {
   /** word → score on wink's scale, for words wink leaves neutral */
   scores: ReadonlyMap<string, number>
-  /** scored idioms of several words ("out of date", "blown away"), by first word: the words after it and the score */
+  /** word → score that replaces wink's own ("unbeatable", which wink scores as a complaint) */
+  overrides: ReadonlyMap<string, number>
+  /**
+   * scored idioms of several words ("out of date", "blown away", "without sacrificing"), by
+   * first word: the words after it and the score (0: the phrase says nothing, whatever wink says of its words)
+   */
   phrases: ReadonlyMap<string, readonly { rest: readonly string[]; score: number }[]>
   /** words wink scores that are neutral in product answers */
   neutral: ReadonlySet<string>
@@ -48,9 +56,16 @@ export interface SentimentLexicon {
   others: { first: ReadonlySet<string>; last: ReadonlySet<string> }
   /** the answer engine's interface text ("Your feedback helps Google improve"): a sentence holding it is neutral */
   chrome: RegExp | null
+  /** words of a buying guide's section title ("Things to Consider", "Tips"), lower-cased */
+  guides: readonly string[]
+  /** a rank title's first words ("Top …", "Best …") and its words anywhere ("Picks", "Recommended"), lower-cased */
+  ranks: { first: readonly string[]; words: readonly string[] }
 }
 
-/** Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1]). */
+/**
+ * Reads and checks the shipped lexicon (every entry needs a reason and a score in [-1, 1];
+ * an override may score 0, a word wink should not read at all).
+ */
 export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentiment-lexicon.json', import.meta.url), 'utf8')): SentimentLexicon {
   const raw = JSON.parse(json) as LexiconFile
   const scores = new Map<string, number>()
@@ -60,16 +75,34 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     if (scores.has(e.word)) throw new Error(`sentiment-lexicon.json: "${e.word}" is listed twice`)
     scores.set(e.word, e.score)
   }
+  // Overrides replace wink's score where `scores` only fills its gaps: wink's general-English
+  // lexicon reads some product-review words and phrases the wrong way round ("unbeatable").
+  const overrides = new Map<string, number>()
+  for (const e of raw.overrides ?? []) {
+    if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: override "${e.word}" needs a reason`)
+    if (!(e.score >= -1 && e.score <= 1)) throw new Error(`sentiment-lexicon.json: override "${e.word}" needs a score in [-1, 1]`)
+    if (scores.has(e.word) || overrides.has(e.word)) throw new Error(`sentiment-lexicon.json: "${e.word}" is listed twice`)
+    overrides.set(e.word, e.score)
+  }
   // An entry of several words is an idiom whose words say nothing alone ("out of date"):
-  // it is looked up by its first word, so only lines holding such a word pay for it.
-  const phrases = phrasal([...scores].filter(([w]) => w.includes(' ')).map(([word, score]) => ({ word, direction: score })))
+  // it is looked up by its first word, so only lines holding such a word pay for it. A
+  // phrase replaces whatever wink says of its words, so an override of several words is one too.
+  const phrases = phrasal([...scores, ...overrides].filter(([w]) => w.includes(' ')).map(([word, score]) => ({ word, direction: score })))
   for (const word of [...scores.keys()]) if (word.includes(' ')) scores.delete(word)
+  for (const word of [...overrides.keys()]) if (word.includes(' ')) overrides.delete(word)
   if (raw.remedies && !raw.remedies.reason?.trim()) throw new Error('sentiment-lexicon.json: "remedies" needs a reason')
+  for (const [name, list] of [
+    ['guides', raw.guides],
+    ['ranks', raw.ranks],
+  ] as const)
+    if (list && !list.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${name}" needs a reason`)
   for (const e of [...raw.neutral, ...raw.comparatives]) {
     if (!e.reason?.trim()) throw new Error(`sentiment-lexicon.json: "${e.word}" needs a reason`)
   }
+  for (const e of raw.neutral) if (overrides.has(e.word)) throw new Error(`sentiment-lexicon.json: "${e.word}" is both neutral and an override`)
   return {
     scores,
+    overrides,
     phrases: new Map([...phrases].map(([first, list]) => [first, list.map(({ rest, direction }) => ({ rest, score: direction }))])),
     neutral: new Set(raw.neutral.map((e) => e.word)),
     comparatives: new Map(raw.comparatives.filter((e) => !e.word.includes(' ')).map((e) => [e.word, e.direction])),
@@ -88,6 +121,8 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
     sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
     others: { first: new Set(raw.others?.first ?? []), last: new Set(raw.others?.last ?? []) },
     chrome: raw.chrome?.phrases.length ? new RegExp(raw.chrome.phrases.map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'i') : null,
+    guides: raw.guides?.words ?? [],
+    ranks: { first: raw.ranks?.first ?? [], words: raw.ranks?.words ?? [] },
   }
 }
 

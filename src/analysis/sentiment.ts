@@ -108,6 +108,8 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     words[i] = word.lower
     context |= word.context
     if (word.neutral) tokenScore[i] = 0
+    // The domain lexicon's override replaces wink's score ("unbeatable", a complaint to wink).
+    else if (word.override) tokenScore[i] = word.fallback
     // The domain lexicon's word as the first half of a compound ("dry-aged", "late-night")
     // is a kind, not a verdict.
     else if (tokenScore[i] === 0 && !(word.fallback !== 0 && values[i + 1] === '-' && starts[i + 1] === ends[i])) tokenScore[i] = word.fallback
@@ -133,7 +135,9 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   // Idioms whose words say nothing alone ("the decor was out of date", "I was blown away",
   // "it took forever"): the whole phrase scores on its first word, its other words not at
   // all (wink's "forever", "away" would otherwise add their own). Before negation, so
-  // "was not out of date" is praise.
+  // "was not out of date" is praise. Nor do its words negate what follows: "without
+  // sacrificing sound quality" keeps the quality (wink negated "quality").
+  let idiom: Uint8Array | null = null
   if (context & PHRASE_WORD) {
     for (let i = 0; i + 1 < words.length; i++) {
       if (!(info[i].context & PHRASE_WORD)) continue
@@ -141,6 +145,8 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       if (phrase === null) continue
       tokenScore[i] = phrase.score
       for (let k = 1; k < phrase.length; k++) tokenScore[i + k] = 0
+      idiom ??= new Uint8Array(words.length)
+      idiom.fill(1, i, i + phrase.length)
       // as for a single scored word above: "Long wait." opens with an adjective, not a name
       if (pos[i] === 'PROPN' && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
       i += phrase.length - 1
@@ -229,8 +235,9 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       const scope = info[t].scope
       // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
       if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
-      else if (scope === NEGATION_CUE) cueAt = quantifiedEnd(words, pos, t, endToken)
-      else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX') bareAt = t
+      // (an idiom's words do not negate: "without sacrificing", "second to none")
+      else if (scope === NEGATION_CUE && idiom?.[t] !== 1) cueAt = quantifiedEnd(words, pos, t, endToken)
+      else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX' && idiom?.[t] !== 1) bareAt = t
       const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
       if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
@@ -312,8 +319,10 @@ interface WordInfo {
   lower: string
   /** listed as neutral in the domain lexicon: scores nothing whatever wink says */
   neutral: boolean
-  /** the domain lexicon's score (or a comparative verb's) where wink has none; 0 if neither */
+  /** the domain lexicon's override of wink's score, else its score (or a comparative verb's) where wink has none; 0 if neither */
   fallback: number
+  /** `fallback` is an override: it replaces wink's score, not only where wink has none */
+  override: boolean
   /** starts with a letter ("too <word>") */
   letter: boolean
   /** ends a negation's scope (SCOPE_BREAK), is a negation cue (NEGATION_CUE, BARE_NEGATION_CUE), or neither (0) */
@@ -360,7 +369,8 @@ function wordInfo(value: string): WordInfo {
     info = {
       lower: word,
       neutral: LEXICON.neutral.has(word),
-      fallback: LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
+      fallback: LEXICON.overrides.get(word) ?? LEXICON.scores.get(word) ?? COMPARATIVE_SCORE * (LEXICON.comparatives.get(word) ?? 0),
+      override: LEXICON.overrides.has(word),
       letter: /^\p{L}/u.test(word),
       scope: isScopeBreak(word) ? SCOPE_BREAK : isNegationCue(word) ? NEGATION_CUE : isBareNegationCue(word) ? BARE_NEGATION_CUE : 0,
       context:
