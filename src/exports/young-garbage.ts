@@ -13,7 +13,10 @@
 // grew 52 MB). The reads cannot be avoided (pg owns the socket, and Node gives a reused
 // read buffer only to a socket created with `onread`), so they are collected sooner: a
 // scavenge every COLLECT_EVERY_BYTES read. A scavenge of a young generation that is nearly
-// all dead takes about a millisecond, and is what V8 does anyway at 32 MB.
+// all dead takes about a millisecond, and is what V8 does anyway at 32 MB. The year's file of
+// 1M responses after a load test, ten runs each alternated with the previous version on the
+// shared machine: peak RSS growth 4-17 MB (before: 0-33 MB, 52 MB once), server CPU per file
+// 3.9 s on average (before: 4.5 s), export / COPY median 1.02 both.
 import v8 from 'node:v8'
 import vm from 'node:vm'
 
