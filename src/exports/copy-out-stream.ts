@@ -16,6 +16,7 @@
 // to it, so pg finishes the query and reports errors as it would.
 import { Readable } from 'node:stream'
 import type pg from 'pg'
+import { copyReads } from './young-garbage.js'
 
 const COPY_DATA = 0x64 // 'd'
 const COPY_DONE = 0x63 // 'c'
@@ -171,6 +172,8 @@ export class CopyOutStream extends Readable implements pg.Submittable {
       const socket = this.connection.stream
       let chunk: Buffer | null
       while (this.wanted && !this.ended && (chunk = socket.read() as Buffer | null) !== null) {
+        // Each read is a new buffer, garbage once the client has it (young-garbage.ts).
+        copyReads.add(chunk.length)
         const { rows, ended } = this.decode(chunk)
         if (rows.length > 0) this.wanted = this.push(rows)
         if (ended) this.handBack(ended.done, ended.rest)

@@ -13,6 +13,7 @@ import { resolveExportFilters, type ExportQuery } from '../../src/exports/export
 import { openRowStream } from '../../src/exports/row-stream.js'
 import { roundedFloatCell } from '../../src/exports/copy-export.js'
 import { CopyOutStream, createCopyOutDecoder } from '../../src/exports/copy-out-stream.js'
+import { COLLECT_EVERY_BYTES, copyReads } from '../../src/exports/young-garbage.js'
 import { roundPosition, roundScore, roundSentiment } from '../../src/queries/rounding.js'
 
 /**
@@ -260,6 +261,23 @@ describe.skipIf(postgresOnly.length === 0).each(postgresOnly)('exports written b
       expect(text === expected).toBe(true)
       // pg read the CommandComplete and ReadyForQuery after the rows: the connection answers.
       expect((await client.query('select 41 + 1 as n')).rows).toEqual([{ n: 42 }])
+    } finally {
+      client.release()
+    }
+  })
+
+  it('asks for a young-generation collection every COLLECT_EVERY_BYTES of socket reads', async () => {
+    const client = await ctx.database.connection.pool!.connect()
+    try {
+      const before = copyReads.collections
+      // About 2.5 × COLLECT_EVERY_BYTES of rows (each read counts its protocol bytes too).
+      const rows = Math.ceil((2.5 * COLLECT_EVERY_BYTES) / 202)
+      const { text, error } = await readAll(client.query(new CopyOutStream(`copy (select repeat('z', 200) from generate_series(1, ${rows})) to stdout`)))
+      expect(error).toBeUndefined()
+      expect(text.length).toBe(rows * 202)
+      const asked = copyReads.collections - before
+      expect(asked).toBeGreaterThanOrEqual(2)
+      expect(asked).toBeLessThanOrEqual(3)
     } finally {
       client.release()
     }
