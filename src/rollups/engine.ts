@@ -272,15 +272,28 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
 }
 
 /**
- * The rebuild's statements run without JIT compilation, restored after it (a rebuild may
- * run inside the caller's transaction: a prompt's tag edit). Compiling the expressions of
- * the mention group's statement took 9.7 s of its 144 s at 300,000 responses (inlining and
+ * The settings of the rebuild's statements, restored after it (a rebuild may run inside the
+ * caller's transaction: a prompt's tag edit). `jit`: compiling the expressions of the
+ * mention group's statement took 9.7 s of its 144 s at 300,000 responses (inlining and
  * optimisation: EXPLAIN ANALYZE), and its aggregates are sorts, not expression evaluation.
+ * `work_mem` and `enable_hashagg`: the grouping sorts (751,765 mentions for mention-stats at
+ * 300,000 responses: 145 MB) and the hash full joins of replaceRows (the table's rows of the
+ * workspace) fit in memory instead of external merges and 37-batch hashes, 19.2 s against
+ * 22.5 s for mention-stats' statement in the same minute; aggregates stay sorts, since with
+ * this much memory the planner chose a hash aggregate of nearly as many groups as facts,
+ * which took 18 s where the sort took 8 (src/rollups/README.md, Performance). At most this
+ * much per sort or hash node, for the duration of one statement.
  */
-async function withoutJit<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
-  const { rows } = await sql<{ jit: string }>`select current_setting('jit') as jit, set_config('jit', 'off', true)`.execute(trx)
+const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB', enable_hashagg: 'off' }
+
+async function withRebuildSettings<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
+  const settings = Object.entries(REBUILD_SETTINGS)
+  const { rows } = await sql<{ previous: string[] }>`
+    select array_agg(current_setting(s.name) order by s.i) as previous
+    from unnest(${settings.map(([name]) => name)}::text[]) with ordinality as s(name, i)`.execute(trx)
+  for (const [name, value] of settings) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
   const result = await fn()
-  await sql`select set_config('jit', ${rows[0].jit}, true)`.execute(trx)
+  for (const [i, [name]] of settings.entries()) await sql`select set_config(${name}, ${rows[0].previous[i]}, true)`.execute(trx)
   return result
 }
 
@@ -394,7 +407,7 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
     trx,
     rest.flatMap((f) => plansOf(f)),
   )
-  await withoutJit(trx, async () => {
+  await withRebuildSettings(trx, async () => {
     for (const unit of rebuildUnits(rest)) {
       await rebuildStatement(unit, workspaceId, order).execute(trx)
       for (const f of unit) onFamily?.(f)
