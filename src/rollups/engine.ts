@@ -286,14 +286,23 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
  */
 const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB', enable_hashagg: 'off' }
 
-async function withRebuildSettings<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
+/**
+ * Hash aggregation stays as it was for families whose select keeps few of its rows
+ * (`fewGroups`): with it off, domain_tag_days took 39.1 s against 11.6 and
+ * domain_provider_days 11.6 against 2.6, daily_brand_domain_stats 11.0 against 9.6
+ * (300,000 responses, the same run).
+ */
+const hashAggregates = (unit: readonly RollupFamily[]) => unit.some((f) => f.fewGroups)
+
+async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => string) => Promise<T>): Promise<T> {
   const settings = Object.entries(REBUILD_SETTINGS)
   const { rows } = await sql<{ previous: string[] }>`
     select array_agg(current_setting(s.name) order by s.i) as previous
     from unnest(${settings.map(([name]) => name)}::text[]) with ordinality as s(name, i)`.execute(trx)
   for (const [name, value] of settings) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
-  const result = await fn()
-  for (const [i, [name]] of settings.entries()) await sql`select set_config(${name}, ${rows[0].previous[i]}, true)`.execute(trx)
+  const previous = (name: string) => rows[0].previous[settings.findIndex(([n]) => n === name)]
+  const result = await fn(previous)
+  for (const [name] of settings) await sql`select set_config(${name}, ${previous(name)}, true)`.execute(trx)
   return result
 }
 
@@ -407,8 +416,9 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
     trx,
     rest.flatMap((f) => plansOf(f)),
   )
-  await withRebuildSettings(trx, async () => {
+  await withRebuildSettings(trx, async (previous) => {
     for (const unit of rebuildUnits(rest)) {
+      await sql`select set_config('enable_hashagg', ${hashAggregates(unit) ? previous('enable_hashagg') : REBUILD_SETTINGS.enable_hashagg}, true)`.execute(trx)
       await rebuildStatement(unit, workspaceId, order).execute(trx)
       for (const f of unit) onFamily?.(f)
     }
