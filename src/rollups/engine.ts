@@ -272,16 +272,90 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
 }
 
 /**
- * The rebuild's statements run without JIT compilation, restored after it (a rebuild may
- * run inside the caller's transaction: a prompt's tag edit). Compiling the expressions of
- * the mention group's statement took 9.7 s of its 144 s at 300,000 responses (inlining and
+ * The settings of the rebuild's statements, restored after it (a rebuild may run inside the
+ * caller's transaction: a prompt's tag edit). `jit`: compiling the expressions of the
+ * mention group's statement took 9.7 s of its 144 s at 300,000 responses (inlining and
  * optimisation: EXPLAIN ANALYZE), and its aggregates are sorts, not expression evaluation.
+ * `work_mem` and `enable_hashagg`: the grouping sorts (751,765 mentions for mention-stats at
+ * 300,000 responses: 145 MB) and the hash full joins of replaceRows (the table's rows of the
+ * workspace) fit in memory instead of external merges and 37-batch hashes, 19.2 s against
+ * 22.5 s for mention-stats' statement in the same minute; aggregates stay sorts, since with
+ * this much memory the planner chose a hash aggregate of nearly as many groups as facts,
+ * which took 18 s where the sort took 8 (src/rollups/README.md, Performance). At most this
+ * much per sort or hash node, for the duration of one statement.
  */
-async function withoutJit<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
-  const { rows } = await sql<{ jit: string }>`select current_setting('jit') as jit, set_config('jit', 'off', true)`.execute(trx)
-  const result = await fn()
-  await sql`select set_config('jit', ${rows[0].jit}, true)`.execute(trx)
+const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB', enable_hashagg: 'off' }
+
+/**
+ * Hash aggregation stays as it was for families whose select keeps few of its rows
+ * (`fewGroups`): with it off, domain_tag_days took 39.1 s against 11.6 and
+ * domain_provider_days 11.6 against 2.6, daily_brand_domain_stats 11.0 against 9.6
+ * (300,000 responses, the same run).
+ */
+const hashAggregates = (unit: readonly RollupFamily[]) => unit.some((f) => f.fewGroups)
+
+async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => string) => Promise<T>): Promise<T> {
+  const settings = Object.entries(REBUILD_SETTINGS)
+  const { rows } = await sql<{ previous: string[] }>`
+    select array_agg(current_setting(s.name) order by s.i) as previous
+    from unnest(${settings.map(([name]) => name)}::text[]) with ordinality as s(name, i)`.execute(trx)
+  for (const [name, value] of settings) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
+  const previous = (name: string) => rows[0].previous[settings.findIndex(([n]) => n === name)]
+  const result = await fn(previous)
+  for (const [name] of settings) await sql`select set_config(${name}, ${previous(name)}, true)`.execute(trx)
   return result
+}
+
+/**
+ * Makes a table's rows of the workspace equal `rows` (a FROM item's select, named as the
+ * table's columns) by writing only the difference: a full join of the computed rows with the
+ * table's rows of the workspace on the key finds the keys to insert, the rows whose measures
+ * changed (compared as text, so a sum of the same value at another numeric scale is rewritten
+ * too: a rebuild leaves exactly the rows a delete and insert would) and the rows to delete.
+ * A rebuild used to delete every row and insert it again: at 300,000 responses the inserts
+ * were most of the mention group's time (daily_mention_stats' 596,875 rows 16 s of its
+ * statement's 50, each new key checked against the row version just deleted), while a rebuild
+ * of rollups that are already right (a repair, `beacon rollups rebuild`, a tag edit's
+ * families, most of whose rows keep their values) writes nothing now. Returns the CTEs, in
+ * order; `tag` makes their names unique within the statement.
+ */
+function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: string, order: readonly string[], tag: string): RawBuilder<unknown>[] {
+  const measureNames = plan.measures.map(([m]) => m)
+  const table = sql.table(plan.table)
+  const diff = sql.ref(`rebuild_diff_${tag}`)
+  const sameKey = (a: string, b: string) =>
+    sql.join(
+      plan.keys.map((k) => sql`${sql.ref(`${a}.${k}`)} = ${sql.ref(`${b}.${k}`)}`),
+      sql` and `,
+    )
+  const changed = sql.join(
+    measureNames.map((m) => sql`${sql.ref(`s.${m}`)}::text is distinct from ${sql.ref(`n.${m}`)}::text`),
+    sql` or `,
+  )
+  // Keys are never null: a row absent on one side has a null workspace_id there.
+  const columns = [
+    ...plan.keys.map((k) => sql`coalesce(${sql.ref(`n.${k}`)}, ${sql.ref(`s.${k}`)}) as ${sql.ref(k)}`),
+    ...measureNames.map((m) => sql`${sql.ref(`n.${m}`)} as ${sql.ref(m)}`),
+    sql`s.workspace_id is not null as rebuild_old`,
+    sql`n.workspace_id is not null as rebuild_new`,
+  ]
+  return [
+    sql`${diff} as materialized (
+      select ${sql.join(columns)}
+      from (${rows}) n
+      full join (select * from ${table} where workspace_id = ${workspaceId}) s on ${sameKey('n', 's')}
+      where s.workspace_id is null or n.workspace_id is null${measureNames.length ? sql` or ${changed}` : sql``})`,
+    sql`${sql.ref(`rebuild_delete_${tag}`)} as (delete from ${table} s using ${diff} c where not c.rebuild_new and ${sameKey('s', 'c')})`,
+    ...(measureNames.length
+      ? [
+          sql`${sql.ref(`rebuild_update_${tag}`)} as (update ${table} s set ${sql.join(measureNames.map((m) => sql`${sql.ref(m)} = ${sql.ref(`c.${m}`)}`))}
+            from ${diff} c where c.rebuild_old and c.rebuild_new and ${sameKey('s', 'c')})`,
+        ]
+      : []),
+    // New keys in the primary key's order (see primaryKeyOrder).
+    sql`${sql.ref(`rebuild_insert_${tag}`)} as (insert into ${table} (${names([...plan.keys, ...measureNames])})
+      select ${refs('c', [...plan.keys, ...measureNames])} from ${diff} c where not c.rebuild_old order by ${refs('c', order)})`,
+  ]
 }
 
 /**
@@ -289,18 +363,16 @@ async function withoutJit<T>(trx: DB, fn: () => Promise<T>): Promise<T> {
  * measures are sums): its select once over the workspace's facts, each coarser bucket
  * folded from the next finer one (a year from four quarters' rows, not 365 days'), and a
  * fold's table from the source's rows at that bucket (mention-stats-by-provider's months
- * sum monthly_mention_stats' rows over the models, not the daily rows).
+ * sum monthly_mention_stats' rows over the models, not the daily rows). Each table gets the
+ * difference from its current rows (replaceRows).
  */
-function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, insert: (plan: TablePlan, rows: RawBuilder<unknown>) => RawBuilder<unknown>): RawBuilder<unknown> {
+function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, order: ReadonlyMap<string, string[]>): RawBuilder<unknown> {
   const [source] = unit
   const measures = Object.entries(source.measures)
   const select = source.select(scopeSql({ workspaceId }))
   const all = unit.flatMap((f) => plansOf(f).map((plan) => ({ f, plan })))
-  // One table (a day-set table, or daily rows alone): the select feeds it directly.
-  if (all.length === 1 && (all[0].plan.bucket ?? 'day') === 'day') return insert(all[0].plan, select)
   const rowsAt = (bucket: Bucket | null) => `rebuild_${bucket ?? 'day'}`
   const ctes: RawBuilder<unknown>[] = [sql`${sql.ref(rowsAt('day'))} as materialized (${select})`]
-  const writes: RawBuilder<unknown>[] = []
   const needed = new Set(all.map(({ plan }) => plan.bucket))
   let finer: Bucket = 'day'
   for (const bucket of CALENDAR_UNITS) {
@@ -309,7 +381,7 @@ function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, in
     finer = bucket
   }
   const measureNames = measures.map(([m]) => m)
-  for (const { f, plan } of all) {
+  all.forEach(({ f, plan }, i) => {
     const bucket = plan.bucket ?? 'day'
     const rows =
       f === source
@@ -317,11 +389,10 @@ function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, in
         : // A fold sums the source's rows at its bucket over the dimensions it leaves out.
           sql`select * from (${foldRows(sql`select workspace_id, ${sql.ref(bucket)} as day, ${names([...source.dimensions, ...measureNames])} from ${sql.ref(rowsAt(bucket))}`, f.dimensions, measureNames)})
             f (${names(['workspace_id', bucket, ...f.dimensions, ...measureNames])})`
-    writes.push(insert({ ...plan, fromSelect: (r) => r }, rows))
-  }
-  const last = writes.pop()!
-  writes.forEach((statement, i) => ctes.push(sql`${sql.ref(`rebuild_write_${i}`)} as (${statement})`))
-  return sql`with ${sql.join(ctes)} ${last}`
+    ctes.push(...replaceRows(plan, rows, workspaceId, order.get(plan.table) ?? plan.keys, String(i)))
+  })
+  // Data-modifying CTEs run to completion whether or not the statement reads them.
+  return sql`with ${sql.join(ctes)} select 1`
 }
 
 /**
@@ -333,25 +404,22 @@ function rebuildUnits(rest: readonly RollupFamily[]): RollupFamily[][] {
 }
 
 /**
- * Deletes and recomputes the tables of these families (none of them a numbering table), a
- * statement per family: its select runs once over the workspace's facts (a materialized
- * CTE) and feeds its daily, monthly, quarterly and yearly tables and the folds of it. All
- * families in one statement held every family's sorts and hashes at once and could not be
- * given memory for them.
+ * Recomputes the tables of these families (none of them a numbering table), a statement per
+ * family: its select runs once over the workspace's facts (a materialized CTE) and feeds its
+ * daily, monthly, quarterly and yearly tables and the folds of it. All families in one
+ * statement held every family's sorts and hashes at once and could not be given memory for
+ * them.
  */
 async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onFamily?: (f: RollupFamily) => void): Promise<void> {
-  const tables = rest.flatMap((f) => plansOf(f))
-  for (const plan of tables) await sql`delete from ${sql.table(plan.table)} where workspace_id = ${workspaceId}`.execute(trx)
   if (rest.length === 0) return
-  const order = await primaryKeyOrder(trx, tables)
-  const insert = (plan: TablePlan, rows: RawBuilder<unknown>) => {
-    const columns = [...plan.keys, ...plan.measures.map(([m]) => m)]
-    return sql`insert into ${sql.table(plan.table)} (${names(columns)}) select ${refs('d', columns)} from (${plan.fromSelect(rows)}) d
-      order by ${refs('d', order.get(plan.table) ?? plan.keys)}`
-  }
-  await withoutJit(trx, async () => {
+  const order = await primaryKeyOrder(
+    trx,
+    rest.flatMap((f) => plansOf(f)),
+  )
+  await withRebuildSettings(trx, async (previous) => {
     for (const unit of rebuildUnits(rest)) {
-      await rebuildStatement(unit, workspaceId, insert).execute(trx)
+      await sql`select set_config('enable_hashagg', ${hashAggregates(unit) ? previous('enable_hashagg') : REBUILD_SETTINGS.enable_hashagg}, true)`.execute(trx)
+      await rebuildStatement(unit, workspaceId, order).execute(trx)
       for (const f of unit) onFamily?.(f)
     }
   })

@@ -87,6 +87,13 @@ export interface RollupFamily<Name extends string = string> {
    */
   stableIds?: boolean
   /**
+   * The select keeps few of the rows it reads (a day set's distinct pairs and days; the
+   * brands × domains of mention × citation pairs): a rebuild lets the planner hash its
+   * aggregates, which it does not for the others, whose groups are nearly as many as their
+   * facts (engine.ts, REBUILD_SETTINGS).
+   */
+  fewGroups?: boolean
+  /**
    * One `SELECT … FROM facts … GROUP BY grain` for the scope, with columns named as the
    * table's: workspace_id, `day` (calendar families), the dimensions, the measures.
    */

@@ -10,6 +10,7 @@ export const brandDomainStats = defineFamily({
   tables: { day: 'daily_brand_domain_stats' },
   dimensions: ['brand_id', 'domain'],
   measures: { citations: 'sum' },
+  fewGroups: true,
   serves: ['range'],
   facts: 'mention',
   select: (scope) => sql`

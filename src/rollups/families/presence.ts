@@ -25,6 +25,7 @@ export const domainPromptDays = defineFamily({
   tables: { none: 'domain_prompt_days' },
   dimensions: ['domain', 'prompt_id'],
   measures: { days: 'union' },
+  fewGroups: true,
   serves: ['range'],
   facts: 'citation',
   select: (scope) => renamed(citationPairs(scope, 'domain', 'prompt_id'), 'domain', 'prompt_id'),
@@ -35,6 +36,7 @@ export const domainProviderDays = defineFamily({
   tables: { none: 'domain_provider_days' },
   dimensions: ['domain', 'provider'],
   measures: { days: 'union' },
+  fewGroups: true,
   serves: ['range', 'providers'],
   facts: 'citation',
   select: (scope) => renamed(citationPairs(scope, 'domain', 'provider'), 'domain', 'provider'),
@@ -45,6 +47,7 @@ export const urlProviderDays = defineFamily({
   tables: { none: 'url_provider_days' },
   dimensions: ['url_id', 'provider'],
   measures: { days: 'union' },
+  fewGroups: true,
   // A URL has one domain: a source's domains are a set of URL numbers.
   serves: ['range', 'domains'],
   facts: 'citation',
@@ -65,6 +68,7 @@ export const promptDays = defineFamily({
   tables: { none: 'prompt_days' },
   dimensions: ['prompt_id'],
   measures: { days: 'union' },
+  fewGroups: true,
   serves: ['range'],
   facts: 'response',
   select: (scope) => sql`
@@ -92,6 +96,7 @@ export const domainTagDays = defineFamily({
   // The tag first: a tags filter reads its tags' rows by index (see distinctDomainsFromRollup).
   dimensions: ['tag', 'provider', 'model', 'domain'],
   measures: { days: 'union' },
+  fewGroups: true,
   serves: ['range', 'providers', 'modelIds', 'tags'],
   facts: 'citation',
   select: (scope) => sql`
