@@ -47,9 +47,12 @@ const testJobs: Partial<Config> = { jobsWorker: false, jobsPollSeconds: 1, colle
 
 // The migrated empty cluster global-setup built for this run: a PGlite app loads it instead
 // of running initdb (and every migration) itself. migrateToLatest still runs on it below.
+// Runs without that global setup (the fault tests' config) start from initdb as before.
 let emptyCluster: Blob | undefined
-function migratedEmptyCluster(): Blob {
-  emptyCluster ??= new Blob([readFileSync(inject('emptyClusterPath'))])
+function migratedEmptyCluster(): Blob | undefined {
+  const path = inject('emptyClusterPath')
+  if (!path) return undefined
+  emptyCluster ??= new Blob([readFileSync(path)])
   return emptyCluster
 }
 
