@@ -77,8 +77,14 @@ export async function migrateToLatest(db: DB): Promise<MigrationReport> {
     await grantAppRole(db)
     return { applied: [] }
   }
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableSchema: rows[0]?.schema ?? 'public' })
-  const { error, results } = await migrator.migrateToLatest()
+  const schema = rows[0]?.schema ?? 'public'
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableSchema: schema })
+  let { error, results } = await migrator.migrateToLatest()
+  // Kysely looks for its bookkeeping tables by listing every table of the database with
+  // pg_get_serial_sequence(name): a schema another process drops meanwhile (another tenant's,
+  // another test file's) fails that listing with "schema … does not exist" before anything
+  // was applied. That is not this schema's problem: look again.
+  for (let attempt = 1; attempt <= 3 && error && !results && droppedElsewhere(error, schema); attempt++) ({ error, results } = await migrator.migrateToLatest())
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`)
@@ -86,6 +92,12 @@ export async function migrateToLatest(db: DB): Promise<MigrationReport> {
   // Tables of every migration, old and new, are readable by the service role.
   await grantAppRole(db)
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) }
+}
+
+/** PostgreSQL's invalid_schema_name for a schema other than the one being migrated. */
+function droppedElsewhere(error: unknown, schema: string): boolean {
+  const e = error as { code?: string; message?: string }
+  return e?.code === '3F000' && typeof e.message === 'string' && !e.message.includes(`"${schema}"`)
 }
 
 async function appliedMigrations(db: DB): Promise<string[]> {
