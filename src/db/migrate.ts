@@ -84,7 +84,7 @@ export async function migrateToLatest(db: DB): Promise<MigrationReport> {
   // pg_get_serial_sequence(name): a schema another process drops meanwhile (another tenant's,
   // another test file's) fails that listing with "schema … does not exist" before anything
   // was applied. That is not this schema's problem: look again.
-  for (let attempt = 1; attempt <= 3 && error && !results && droppedElsewhere(error, schema); attempt++) ({ error, results } = await migrator.migrateToLatest())
+  for (let attempt = 1; attempt <= 10 && error && !results && droppedElsewhere(error, schema); attempt++) ({ error, results } = await migrator.migrateToLatest())
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`)
