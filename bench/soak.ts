@@ -12,9 +12,9 @@ import { createRequire } from 'node:module'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
 import { generateDemoDataset } from '../src/demo/generate-demo.js'
 import { addDays, todayUtc } from '../src/core/date-range.js'
+import { runAdminStatements } from '../src/db/admin-statements.js'
 import { percentile, processRss, REPO_ROOT, sleep, startChildServer, type ChildServer } from '../test/faults/helpers/private-services.js'
 
 // autocannon ships no types; this is the part of its API used here.
@@ -69,16 +69,6 @@ const RSS_GROWTH_LIMIT = positive('rss-limit', values['rss-limit'], 10) / 100
 const databaseUrl = process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/beacon_test'
 if (!databaseUrl.startsWith('postgres')) throw new Error('The soak runs on PostgreSQL: set DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/beacon_test)')
 const schema = `soak_${process.pid}_${randomBytes(3).toString('hex')}`
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
 
 /** The server's connection string, pinned to the run's schema (the CLI has no schema option). */
 function schemaUrl(): string {
@@ -278,7 +268,7 @@ let server: ChildServer | undefined
 let schemaCreated = false
 async function cleanUp() {
   await server?.stop().catch(() => server?.kill())
-  if (schemaCreated) await admin(`drop schema if exists ${schema} cascade`).catch((error) => log(`could not drop schema ${schema}: ${error.message}`))
+  if (schemaCreated) await runAdminStatements(databaseUrl, `drop schema if exists ${schema} cascade`).catch((error) => log(`could not drop schema ${schema}: ${error.message}`))
 }
 process.once('SIGINT', () => {
   log('interrupted: cleaning up')
@@ -287,7 +277,7 @@ process.once('SIGINT', () => {
 
 const runStarted = performance.now()
 async function main(): Promise<number> {
-  await admin(`create schema ${schema}`)
+  await runAdminStatements(databaseUrl, `create schema ${schema}`)
   schemaCreated = true
   log(`soak: schema ${schema} on ${new URL(databaseUrl).host}; starting beacon serve --demo (seeds the demo workspace)…`)
   const seedStarted = performance.now()

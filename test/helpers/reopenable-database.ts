@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
+import { runAdminStatements } from '../../src/db/admin-statements.js'
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import type { TestBackend } from './test-app.js'
+import { testDatabaseUrl } from './test-database.js'
 
 export interface ReopenableDatabase {
   /** pg-boss's schema for this database */
@@ -21,18 +22,12 @@ export function reopenableDatabase(backend: TestBackend, prefix = 'beacon-jobs-'
   const dir = mkdtempSync(join(tmpdir(), prefix))
   const schema = `test_${id}`
   const jobsSchema = `test_${id}_jobs`
-  const url = process.env.TEST_DATABASE_URL
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    await client.query(statement)
-    await client.end()
-  }
   return {
     jobsSchema,
     async open(): Promise<DatabaseHandle> {
       if (backend === 'postgres') {
-        await admin(`create schema if not exists ${schema}`)
+        const url = testDatabaseUrl()
+        await runAdminStatements(url, `create schema if not exists ${schema}`)
         const database = await openDatabase({ databaseUrl: url, dataDir: dir, databasePoolSize: 4 }, { searchPath: schema })
         await migrateToLatest(database.db)
         return database
@@ -44,8 +39,7 @@ export function reopenableDatabase(backend: TestBackend, prefix = 'beacon-jobs-'
     async cleanup() {
       rmSync(dir, { recursive: true, force: true })
       if (backend === 'postgres') {
-        await admin(`drop schema if exists ${schema} cascade`)
-        await admin(`drop schema if exists ${jobsSchema} cascade`)
+        await runAdminStatements(testDatabaseUrl(), `drop schema if exists ${schema} cascade`, `drop schema if exists ${jobsSchema} cascade`)
       }
     },
   }

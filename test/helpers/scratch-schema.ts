@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
+import { runAdminStatements } from '../../src/db/admin-statements.js'
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
+import { testDatabaseUrl } from './test-database.js'
 
 /**
  * A database of its own for a test that migrates step by step (backfills, a migration's up
@@ -8,25 +9,16 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
  * otherwise. `close` closes it and drops the schema.
  */
 export async function openScratchDatabase(backend: string): Promise<{ database: DatabaseHandle; schema: string | undefined; close: () => Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL
-  const schema = backend === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  if (schema) await admin(`create schema ${schema}`)
-  const database = await openDatabase({ databaseUrl: schema ? url : 'memory://', dataDir: '', databasePoolSize: 2 }, { searchPath: schema })
+  const url = backend === 'postgres' ? testDatabaseUrl() : undefined
+  const schema = url ? `test_${randomBytes(6).toString('hex')}` : undefined
+  if (url) await runAdminStatements(url, `create schema ${schema}`)
+  const database = await openDatabase({ databaseUrl: url ?? 'memory://', dataDir: '', databasePoolSize: 2 }, { searchPath: schema })
   return {
     database,
     schema,
     close: async () => {
       await database.close()
-      if (schema) await admin(`drop schema ${schema} cascade`)
+      if (url) await runAdminStatements(url, `drop schema ${schema} cascade`)
     },
   }
 }

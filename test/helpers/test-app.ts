@@ -4,16 +4,16 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import pg from 'pg'
 import { inject } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
+import { runAdminStatements } from '../../src/db/admin-statements.js'
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import { createWorkspace } from '../../src/admin/workspaces.js'
 import { createApiKey } from '../../src/admin/api-key-store.js'
 import { SCOPES, type Scope, type Tier } from '../../src/auth/scopes.js'
-import { ensureTestDatabase } from './test-database.js'
+import { ensureTestDatabase, testDatabaseUrl } from './test-database.js'
 import type { JobRuntime, JobView } from '../../src/jobs/job-runtime.js'
 
 export type TestBackend = 'pglite' | 'postgres'
@@ -65,15 +65,11 @@ export async function createTestContext(
   let schema: string | undefined
   let config: Config
   if (backend === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL
-    if (!url) throw new Error('TEST_DATABASE_URL is not set')
+    const url = testDatabaseUrl()
     if (!ensured.has(url)) ensured.set(url, ensureTestDatabase(url))
     await ensured.get(url)
     schema = `test_${randomBytes(6).toString('hex')}`
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    await client.query(`create schema ${schema}`)
-    await client.end()
+    await runAdminStatements(url, `create schema ${schema}`)
     // pg-boss gets a schema of its own per suite too.
     config = { ...base, ...testJobs, databaseUrl: url, databasePoolSize: 5, jobsSchema: `${schema}_jobs`, ...overrides }
   } else {
@@ -117,13 +113,7 @@ export async function createTestContext(
     async close() {
       await app.close()
       await database.close()
-      if (schema) {
-        const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
-        await client.connect()
-        await client.query(`drop schema ${schema} cascade`)
-        await client.query(`drop schema if exists ${config.jobsSchema} cascade`)
-        await client.end()
-      }
+      if (schema) await runAdminStatements(testDatabaseUrl(), `drop schema ${schema} cascade`, `drop schema if exists ${config.jobsSchema} cascade`)
     },
   }
 }

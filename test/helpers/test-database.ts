@@ -2,6 +2,13 @@
 // a fresh machine.
 import pg from 'pg'
 
+/** TEST_DATABASE_URL, which a suite on the PostgreSQL backend cannot run without. */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL
+  if (!url) throw new Error('TEST_DATABASE_URL is not set; set it (postgres://user@host:5432/dbname) to run the PostgreSQL backend')
+  return url
+}
+
 /**
  * Makes sure the database named in a PostgreSQL URL exists, creating it through the server's
  * `postgres` database when it does not, so the README's test command works on a fresh
