@@ -45,14 +45,10 @@ for (const file of files.filter((name) => name.endsWith('.json'))) {
 // A new embedded database starts from this empty, migrated cluster instead of running
 // PostgreSQL's initdb inside PGlite (about 6 s of CPU; loading the copy costs about 1.5 s):
 // src/db/dialect.ts loads it when the data directory is new. Later migrations apply on top.
+// Written by the module just compiled, the one the test suite's global setup runs from src/.
 const templateStarted = Date.now()
-const { openDatabase } = await import(pathToFileURL(join(OUT, 'db', 'database.js')).href)
-const { migrateToLatest } = await import(pathToFileURL(join(OUT, 'db', 'migrate.js')).href)
-const template = await openDatabase({ databaseUrl: 'memory://', dataDir: '', databasePoolSize: 1 })
-await migrateToLatest(template.db)
-const dump = await template.connection.pglite.dumpDataDir('gzip')
-writeFileSync(join(OUT, 'empty-database.tar.gz'), Buffer.from(await dump.arrayBuffer()))
-await template.close()
+const { writeEmptyCluster } = await import(pathToFileURL(join(OUT, 'db', 'empty-cluster.js')).href)
+await writeEmptyCluster(join(OUT, 'empty-database.tar.gz'))
 console.log(`beacon: wrote the empty embedded database in ${Date.now() - templateStarted} ms`)
 
 // bin/beacon.js compares this stamp with the sources' modification times (a dev checkout
