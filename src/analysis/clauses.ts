@@ -590,7 +590,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
   const end = whole ? (tokens.end as number[]) : tokens.end.slice(from, to)
   const n = word.length
   const phraseOf = new Int32Array(n).fill(-1)
-  const phrases = chunk(word, value, pos, forced, phraseOf)
+  const phrases = chunk(word, value, pos, start, end, forced, phraseOf)
   const clauses = segment(word, pos, start, end, phrases, phraseOf)
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -632,7 +632,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
 }
 
 /** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */
-function chunk(word: string[], value: string[], pos: string[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
+function chunk(word: string[], value: string[], pos: string[], start: number[], end: number[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
   const phrases: Phrase[] = []
   const n = word.length
   // The sentence's first word is the one capitalised by position, even after markup or an
@@ -658,7 +658,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
       t++
       continue
     }
-    if (!canStartPhrase(word, pos, t) || (RELATIVE.has(w) && w !== 'that')) {
+    if ((!canStartPhrase(word, pos, t) && compoundEnd(word, pos, start, end, t, forced) === t) || (RELATIVE.has(w) && w !== 'that')) {
       t++
       continue
     }
@@ -667,6 +667,15 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     let j = t
     let lastNoun = -1
     while (j < n && !(forced && j === forced[0])) {
+      // A hyphenated compound ("well-seasoned", "not-so-friendly", "user-friendly") is one
+      // word of the phrase: wink splits it at its hyphens and tags the parts one by one, so
+      // the modifier before a noun would otherwise fall out of its noun phrase.
+      const compound = compoundEnd(word, pos, start, end, j, forced)
+      if (compound > j) {
+        if (NOUNISH.has(pos[compound])) lastNoun = compound
+        j = compound + 1
+        continue
+      }
       const p = pos[j]
       const w2 = word[j]
       if (PHRASE_PART.has(p) || (j === t && (POSSESSIVE.has(w2) || PERSONAL_POSSESSIVE.has(w2)))) {
@@ -699,6 +708,27 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     t = last + 1
   }
   return phrases
+}
+
+/**
+ * The last token of the hyphenated compound starting at `t` (words joined by hyphens with
+ * no space: "well-seasoned", "not-so-friendly", "2-3"), `t` itself when none starts there.
+ * A pronoun ends no compound ("Brulee-it was okay": a missing space, not a compound).
+ */
+function compoundEnd(word: string[], pos: string[], start: number[], end: number[], t: number, forced: [number, number] | null): number {
+  if (!WORDLIKE.test(word[t]) || pos[t] === 'PRON') return t
+  let k = t
+  while (
+    k + 2 < word.length &&
+    word[k + 1] === '-' &&
+    start[k + 1] === end[k] &&
+    start[k + 2] === end[k + 1] &&
+    WORDLIKE.test(word[k + 2]) &&
+    pos[k + 2] !== 'PRON' &&
+    !(forced && k + 2 >= forced[0] && t <= forced[1])
+  )
+    k += 2
+  return k
 }
 
 /** Words a leading field label may have before its colon ("Why", "Best for", "Why it's great"). */

@@ -125,6 +125,18 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
   }
 
+  // "Pros:Secure", "Rating:Decent": with no space after a label's colon wink reads the colon
+  // and the next word's first letter as an emoticon (":S" a frown, ":D" a grin) and the rest
+  // ("ecure") as a word of its own. Glued to words on both sides it is no emoticon: the
+  // colon scores nothing and the word is scored whole.
+  for (let i = 1; i + 1 < values.length; i++) {
+    if (!GLUED_EMOTICON.test(values[i]) || starts[i] !== ends[i - 1] || starts[i + 1] !== ends[i] || !LOWER_START.test(values[i + 1])) continue
+    tokenScore[i] = 0
+    const whole = (values[i][1] + values[i + 1]).toLowerCase()
+    const info = wordInfo(whole)
+    if (tokenScore[i + 1] === 0) tokenScore[i + 1] = info.neutral ? 0 : info.override || wordScore(whole) === 0 ? info.fallback : wordScore(whole)
+  }
+
   // A phrasal comparative verb ("X more than makes up for Y") scores its first word, like "beats".
   if (context & PHRASAL_WORD) {
     for (let i = 0; i + 1 < words.length; i++) {
@@ -231,14 +243,20 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     let cueAt = -1
     /** "did nt", "was nt": a negation wink does not flag after */
     let bareAt = -1
+    /** inside a hyphenated compound that opens with a negation ("not-so-friendly", "not-too-shabby") */
+    let compoundNegated = false
     for (let t = startToken; t <= endToken; t++) {
       const scope = info[t].scope
+      // wink reads the compound's hyphens as punctuation and flags nothing after them, but
+      // the compound is one word: its negation holds up to the compound's end.
+      if (compoundNegated && starts[t] !== ends[t - 1]) compoundNegated = false
+      if (scope === NEGATION_CUE && t < endToken && values[t + 1] === '-' && starts[t + 1] === ends[t] && t + 2 <= endToken && starts[t + 2] === ends[t + 1]) compoundNegated = true
       // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
       if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
       // (an idiom's words do not negate: "without sacrificing", "second to none")
       else if (scope === NEGATION_CUE && idiom?.[t] !== 1) cueAt = quantifiedEnd(words, pos, t, endToken)
       else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX' && idiom?.[t] !== 1) bareAt = t
-      const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
+      const flagged = ((negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) || (compoundNegated && scope !== NEGATION_CUE)
       if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
@@ -386,6 +404,10 @@ function wordInfo(value: string): WordInfo {
   }
   return info
 }
+
+/** A colon and one letter, which wink reads as an emoticon (":S", ":D", ":P"). */
+const GLUED_EMOTICON = /^:\p{L}$/u
+const LOWER_START = /^\p{Ll}/u
 
 // wink's score of a word on its own (for an adjective wink masks inside a set phrase);
 // parsed once per word.
