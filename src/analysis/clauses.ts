@@ -678,6 +678,10 @@ function chunk(word: string[], value: string[], pos: string[], start: number[], 
       }
       const p = pos[j]
       const w2 = word[j]
+      // A determiner opens a phrase: after an adjective or noun it starts the next one ("to
+      // be honest the food was …", "worth the cost"); after another determiner it is part of
+      // the same one ("all the dishes") and after a predeterminer ("such a place").
+      if (p === 'DET' && j > t && pos[j - 1] !== 'DET' && !PREDETERMINER.has(word[j - 1])) break
       if (PHRASE_PART.has(p) || (j === t && (POSSESSIVE.has(w2) || PERSONAL_POSSESSIVE.has(w2)))) {
         if (NOUNISH.has(p)) lastNoun = j
         j++
@@ -730,6 +734,9 @@ function compoundEnd(word: string[], pos: string[], start: number[], end: number
     k += 2
   return k
 }
+
+/** Words before a determiner in the same phrase ("such a place", "half the price", "quite a wait"). */
+const PREDETERMINER = new Set(['such', 'quite', 'rather', 'what', 'half', 'all', 'both', 'twice'])
 
 /** Words a leading field label may have before its colon ("Why", "Best for", "Why it's great"). */
 const LABEL_WORDS = 4
@@ -1306,7 +1313,12 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       }
       const possessed = named.some((p) => phrases[p].possessed)
       const topics = entityOwners.length > 0 ? entityOwners : writerTopic
-      if (possessed || (!named.some(isEntity) && topics.length > 0 && clause.kind !== 'resume')) {
+      // After an opposing contrast a common noun with its own verdict is the other side of
+      // the contrast, not an aspect of the name before it: "Food is pretty good but the
+      // service is horrific" (a sentence's first word reads as a name).
+      // (A clause without a verb continues the predicate: "ClickUp: feature-rich, but buggy".)
+      const contrasted = entityOwners.length > 0 && clause.hasVerb && opposes(s, c)
+      if (possessed || (!named.some(isEntity) && topics.length > 0 && clause.kind !== 'resume' && !contrasted)) {
         // "its pricing is confusing" (an aspect of the current subject), "the screen is
         // dim" (an aspect of the current name), "I bought this car, and the engine is
         // failing" (an aspect of what the writer spoke of).

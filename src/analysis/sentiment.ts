@@ -252,11 +252,21 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       if (compoundNegated && starts[t] !== ends[t - 1]) compoundNegated = false
       if (scope === NEGATION_CUE && t < endToken && values[t + 1] === '-' && starts[t + 1] === ends[t] && t + 2 <= endToken && starts[t + 2] === ends[t + 1]) compoundNegated = true
       // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
-      if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
+      // Nor does "so" before the word it grades ("wasn't so great", "not so friendly"): a
+      // degree adverb there, not the clause-opening "so" of a consequence.
+      if (
+        scope === SCOPE_BREAK &&
+        !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1]) &&
+        !(words[t] === 'so' && t < endToken && (pos[t + 1] === 'ADJ' || pos[t + 1] === 'ADV'))
+      )
+        cueAt = bareAt = -1
       // (an idiom's words do not negate: "without sacrificing", "second to none")
       else if (scope === NEGATION_CUE && idiom?.[t] !== 1) cueAt = quantifiedEnd(words, pos, t, endToken)
       else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX' && idiom?.[t] !== 1) bareAt = t
-      const flagged = ((negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) || (compoundNegated && scope !== NEGATION_CUE)
+      // wink's flag also stops at a degree "so" ("wasn't so great"), which grades the word
+      // the negation is about: a negation, one adverb and an adjective or adverb read as one.
+      const graded = cueAt !== -1 && t - cueAt === 2 && words[t - 1] === 'so' && (pos[t] === 'ADJ' || pos[t] === 'ADV')
+      const flagged = ((negated[t] || equative?.[t] === 1 || graded) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) || (compoundNegated && scope !== NEGATION_CUE)
       if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]

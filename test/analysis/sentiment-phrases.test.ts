@@ -1,0 +1,41 @@
+// Issue 30: phrase and scope boundaries found on the MAMS train file (a check set beside
+// the tuning part). Each case scored otherwise before its rule (checked on the code
+// without it).
+import { describe, expect, it } from 'vitest'
+import { describeStructure } from '../../src/analysis/clauses.js'
+import { scoreSentences } from '../../src/analysis/sentiment.js'
+import { sign } from '../helpers/target-sentiment.js'
+
+describe('negation scope', () => {
+  it('a degree "so" after a negation does not end its scope ("wasn\'t so great")', () => {
+    expect(sign("The ambience was nice, but service wasn't so great.", 'service')).toBe(-1)
+    expect(sign('The staff was not so friendly.', 'staff')).toBe(-1)
+  })
+  it('a clause-opening "so" still does', () => {
+    expect(sign('The food was not cheap, so we loved the free dessert.', 'dessert')).toBe(1)
+  })
+})
+
+describe('a contrast opposes a common noun to the name before it', () => {
+  it('after "but" a common noun with a verdict of its own is no aspect of the name', () => {
+    expect(sign('Food is pretty good but the service is horrific.', 'Food')).toBe(1)
+    expect(sign('Food is pretty good but the service is horrific.', 'service')).toBe(-1)
+  })
+  it('a verbless continuation after "but" is still said of the name', () => {
+    expect(sign('**ClickUp**: feature-rich, but buggy and overwhelming', 'ClickUp')).toBe(-1)
+  })
+  it('without a contrast the common noun is still an aspect of the name', () => {
+    expect(sign('Notion has many users and the support is awful.', 'Notion')).toBe(-1)
+  })
+})
+
+describe('a determiner opens a noun phrase', () => {
+  it('an adjective before it does not join its phrase ("to be honest the food")', () => {
+    const [sentence] = scoreSentences('Great trendy spot for a night out, but to be honest the food was not worth the cost.')
+    expect(describeStructure(sentence)).toContain('honest (the food)')
+    expect(sign('Great trendy spot for a night out, but to be honest the food was not worth the cost.', 'food')).not.toBe(1)
+  })
+  it('a predeterminer does ("such an expensive place")', () => {
+    expect(sign('It is such an expensive place.', 'place')).toBe(-1)
+  })
+})
