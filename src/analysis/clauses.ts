@@ -1204,7 +1204,17 @@ function passiveAgent(s: Structure, phrase: Phrase): { sum: number; hits: number
       out.hits++
     }
     // a participle ("ignored", "driven"), not an active verb ("regulars swear by the tamales")
-    if (pos === 'VERB') return PARTICIPLE.test(s.word[k]) ? out : { sum: 0, hits: 0 }
+    if (pos === 'VERB') {
+      if (!PARTICIPLE.test(s.word[k])) return { sum: 0, hits: 0 }
+      // and the adverbs just before it ("rudely confronted by the hostess", "warmly greeted by")
+      for (let a = k - 1; a >= 0 && a >= k - AGENT_REACH && s.pos[a] === 'ADV' && s.phraseOf[a] < 0; a--) {
+        if (s.score[a] !== 0) {
+          out.sum += s.score[a]
+          out.hits++
+        }
+      }
+      return out
+    }
   }
   return { sum: 0, hits: 0 }
 }
@@ -1311,7 +1321,11 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         carried.push(...named)
         continue
       }
-      const possessed = named.some((p) => phrases[p].possessed)
+      // "its pricing", "their beers": an aspect of the current name or of what the writer
+      // went to or bought; a common-noun subject is no owner ("Their service can use a
+      // little assistance, but their food is great": the restaurant's food, not the
+      // service's).
+      const possessed = named.some((p) => phrases[p].possessed) && owners.some((p) => isEntity(p) || phrases[p].role !== 'subject')
       const topics = entityOwners.length > 0 ? entityOwners : writerTopic
       // After an opposing contrast a common noun with its own verdict is the other side of
       // the contrast, not an aspect of the name before it: "Food is pretty good but the

@@ -118,7 +118,9 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (word.lower === 'well' && i > 0 && words[i - 1] === 'as' && (i + 1 === values.length || values[i + 1] !== 'as')) tokenScore[i] = 0
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
-    if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
+    // Not after a negation: "not too friendly" is "not friendly", graded (the negation
+    // below turns the word), and "not too bad" praise.
+    if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0 && !(i > 1 && info[i - 2].scope === NEGATION_CUE)) tokenScore[i] = LEXICON.excess
     // wink tags a capitalised word at the start of a fragment as a proper noun
     // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
     // adjective.

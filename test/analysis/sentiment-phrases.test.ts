@@ -11,6 +11,11 @@ describe('negation scope', () => {
     expect(sign("The ambience was nice, but service wasn't so great.", 'service')).toBe(-1)
     expect(sign('The staff was not so friendly.', 'staff')).toBe(-1)
   })
+  it('"not too friendly" is "not friendly" (the complaint of "too" is not negated into praise); "not too bad" stays praise', () => {
+    expect(sign('The service is good, but the staff is not too friendly.', 'staff')).toBe(-1)
+    expect(sign('The staff is not too bad.', 'staff')).toBe(1)
+    expect(sign('The menu is too basic.', 'menu')).toBe(-1)
+  })
   it('a clause-opening "so" still does', () => {
     expect(sign('The food was not cheap, so we loved the free dessert.', 'dessert')).toBe(1)
   })
@@ -37,5 +42,22 @@ describe('a determiner opens a noun phrase', () => {
   })
   it('a predeterminer does ("such an expensive place")', () => {
     expect(sign('It is such an expensive place.', 'place')).toBe(-1)
+  })
+})
+
+describe('a possessive needs an owner', () => {
+  it('a common-noun subject owns no "their" after it', () => {
+    expect(sign('Their service can use a little assistance, but their food is great.', 'service')).toBe(-1)
+    expect(sign('The place is not fancy, but their food is wonderful.', 'place')).toBe(-1)
+  })
+  it('a name or what the writer went to does', () => {
+    expect(sign('Notion is popular, but its pricing is awful.', 'Notion')).toBe(-1)
+    expect(sign('I went to the brewery, their beers are artisanal and very good.', 'brewery')).toBe(1)
+  })
+})
+
+describe('the agent of a passive verb', () => {
+  it('gets the adverbs before the participle too', () => {
+    expect(sign('Sushi platters are best followed by green-tea ice cream.', 'ice cream')).toBe(1)
   })
 })
