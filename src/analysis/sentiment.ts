@@ -189,6 +189,29 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     }
   }
 
+  // "could be better", "should have been more attentive", "could use better lighting": a
+  // standard the thing falls short of is a complaint, whatever the comparative's own sign;
+  // negated ("couldn't be better") it is praise. Settled, so the negation pass leaves it.
+  for (let i = 0; i + 2 < words.length; i++) {
+    // (not of the writer or reader: "you could be happier with Bose" recommends Bose)
+    if ((words[i] !== 'could' && words[i] !== 'should') || (i > 0 && READER_OR_WRITER.has(words[i - 1]))) continue
+    let k = i + 1
+    const negatedStandard = words[k] === "n't" || words[k] === 'not' || words[k] === 'nt'
+    if (negatedStandard) k++
+    if (words[k] === 'be' || words[k] === 'use') k++
+    else if (words[k] === 'have' && words[k + 1] === 'been') k += 2
+    else continue
+    while (k < words.length && DEGREE.has(words[k])) k++
+    // "more attentive": the adjective is the standard; "better", "nicer", "quicker" are
+    if ((words[k] === 'more' || words[k] === 'less') && (pos[k + 1] === 'ADJ' || pos[k + 1] === 'ADV')) k++
+    else if (!(words[k] === 'better' || words[k] === 'more' || (COMPARATIVE.test(words[k]) && (pos[k] === 'ADJ' || pos[k] === 'ADV')))) continue
+    // "could be better off with …", "couldn't be more than $35" (an amount, not a standard)
+    if (words[k + 1] === 'off' || ((words[k] === 'more' || words[k] === 'less') && words[k + 1] === 'than')) continue
+    const size = Math.abs(tokenScore[k]) || UNMET_STANDARD
+    tokenScore[k] = negatedStandard ? size : -size
+    ;(settled ??= new Uint8Array(words.length))[k] = 1
+  }
+
   // "the price was low", "very high prices": a price is better the lower it is, while "low"
   // and "high" alone say nothing. Scored before negation, so "not low" is a complaint.
   if (LEXICON.costs.score !== 0 && context & COST_SIZE_WORD && context & COST_NOUN) {
@@ -416,6 +439,13 @@ function wordInfo(value: string): WordInfo {
   }
   return info
 }
+
+/** Degree words between "could be" and its comparative ("a little better", "so much better"). */
+const DEGREE = new Set(['a', 'little', 'bit', 'lot', 'much', 'so', 'far', 'way', 'even', 'slightly', 'somewhat', 'alot', 'tad'])
+const COMPARATIVE = /^[a-z]{2,}er$/
+const READER_OR_WRITER = new Set(['you', 'i', 'we'])
+/** What an unmet standard scores when its comparative carries no score of its own ("could be quicker"). */
+const UNMET_STANDARD = 0.4
 
 /** A colon and one letter, which wink reads as an emoticon (":S", ":D", ":P"). */
 const GLUED_EMOTICON = /^:\p{L}$/u

@@ -61,3 +61,18 @@ describe('the agent of a passive verb', () => {
     expect(sign('Sushi platters are best followed by green-tea ice cream.', 'ice cream')).toBe(1)
   })
 })
+
+describe('an unmet standard', () => {
+  it('"could be better", "should have been more attentive" are complaints', () => {
+    expect(sign('The attitude of the servers could be a little better.', 'servers')).toBe(-1)
+    expect(sign('The bartenders could have been a lot nicer.', 'bartenders')).toBe(-1)
+    expect(sign('The staff should have been more attentive.', 'staff')).toBe(-1)
+  })
+  it('negated they are praise', () => {
+    expect(sign("The owners and workers couldn't be nicer.", 'workers')).toBe(1)
+  })
+  it("but not the reader's or an amount", () => {
+    expect(sign('You could be happier with Bose.', 'Bose')).not.toBe(-1)
+    expect(sign("The waiter said it couldn't be more than $35.", 'waiter')).toBe(0)
+  })
+})
