@@ -232,11 +232,37 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   if (tally.foil !== null) return tally.foil
+  const coordinated = coordinatedModifier(structure, targets)
+  if (coordinated !== 0) return coordinated
   const lone = loneInClause(structure, targets)
   if (lone !== 0) return lone
   const implied = contrastImplied(structure, targets)
   if (implied !== 0) return implied
   return shortSentence(structure, targets)
+}
+
+/**
+ * "great food and service", "excellent sushi, rolls and sashimi": the adjectives of the
+ * first of coordinated nouns describe the bare nouns after it too (a noun with its own
+ * determiner or adjective, "the wonderful food and your attention", is a phrase of its
+ * own, and so is one after a comma that opens a clause: each tried, the MAMS train check set
+ lost as much as it gained).
+ */
+function coordinatedModifier(s: Structure, targets: ReadonlySet<number>): number {
+  for (const p of targets) {
+    let phrase = s.phrases[p]
+    if (phrase.hits !== 0 || !NOUNISH.has(s.pos[phrase.first])) continue
+    // back over "and", "or", "," to the first of the list
+    for (let guard = 0; guard < 6; guard++) {
+      const k = phrase.first - 1
+      if (k < 1 || !(COORDINATORS.has(s.word[k]) || s.word[k] === ',')) break
+      const q = s.phraseOf[k - 1]
+      if (q < 0 || s.phrases[q].clause !== phrase.clause) break
+      if (s.phrases[q].hits > 0) return clamp(s.phrases[q].sum / s.phrases[q].hits)
+      phrase = s.phrases[q]
+    }
+  }
+  return 0
 }
 
 /** Words (punctuation aside) a sentence may have for `shortSentence` to read it as one statement. */

@@ -76,3 +76,13 @@ describe('an unmet standard', () => {
     expect(sign("The waiter said it couldn't be more than $35.", 'waiter')).toBe(0)
   })
 })
+
+describe('coordinated nouns', () => {
+  it('the adjective of the first describes the bare nouns after it', () => {
+    expect(sign('We had great food and service.', 'service')).toBe(1)
+    expect(sign('They serve awful coffee and pastries.', 'pastries')).toBe(-1)
+  })
+  it('a noun with its own determiner is a phrase of its own', () => {
+    expect(sign('We ordered great food and the dessert.', 'dessert')).toBe(0)
+  })
+})
