@@ -746,7 +746,8 @@ function chunk(word: string[], value: string[], pos: string[], start: number[], 
  * A pronoun ends no compound ("Brulee-it was okay": a missing space, not a compound).
  */
 function compoundEnd(word: string[], pos: string[], start: number[], end: number[], t: number, forced: [number, number] | null): number {
-  if (!WORDLIKE.test(word[t]) || pos[t] === 'PRON') return t
+  // (most tokens are followed by no hyphen: that test first, it is the cheap one)
+  if (word[t + 1] !== '-' || pos[t] === 'PRON' || !WORDLIKE.test(word[t])) return t
   let k = t
   while (
     k + 2 < word.length &&

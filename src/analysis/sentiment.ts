@@ -132,7 +132,15 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
   // ("ecure") as a word of its own. Glued to words on both sides it is no emoticon: the
   // colon scores nothing and the word is scored whole.
   for (let i = 1; i + 1 < values.length; i++) {
-    if (!GLUED_EMOTICON.test(values[i]) || starts[i] !== ends[i - 1] || starts[i + 1] !== ends[i] || !LOWER_START.test(values[i + 1])) continue
+    if (
+      values[i].length !== 2 ||
+      values[i][0] !== ':' ||
+      !GLUED_EMOTICON.test(values[i]) ||
+      starts[i] !== ends[i - 1] ||
+      starts[i + 1] !== ends[i] ||
+      !LOWER_START.test(values[i + 1])
+    )
+      continue
     tokenScore[i] = 0
     const whole = (values[i][1] + values[i + 1]).toLowerCase()
     const info = wordInfo(whole)
