@@ -9,7 +9,8 @@
 // sentence sentiment averaged over the sentences naming the brand — the "lexicon at sentence
 // level" approach. Scores become labels with a neutral band: > 0.05 positive, < -0.05 negative.
 // Run: npm run eval:analysis   → prints tables, writes bench/results/eval-analysis.json
-//      (EVAL_LABEL=x → eval-analysis-x.json; EVAL_PARTS=tune prints only the tuning rows)
+//      (EVAL_LABEL=x → eval-analysis-x.json; EVAL_PARTS=tune prints only the tuning rows,
+//      EVAL_PARTS=tune,check the tuning part and the check set, when prepared)
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { WinkMethods } from 'wink-nlp'
@@ -259,7 +260,9 @@ if (publicResults === null) {
   console.log(`public data (${publicResults.dataDir}); target-level, only the target configured`)
   console.log(`${pad('set', 28)}${pad('part', 10)}${pad('metric', 20)}${pad('items', 7)}${pad('beacon', 9)}baseline`)
   // EVAL_PARTS=tune while working on the rules: the held-out rows stay unseen.
-  for (const r of publicResults.rows.filter((row) => !process.env.EVAL_PARTS || row.part === process.env.EVAL_PARTS)) {
+  // EVAL_PARTS=tune,check: several parts, comma-separated.
+  const parts = process.env.EVAL_PARTS?.split(',')
+  for (const r of publicResults.rows.filter((row) => !parts || parts.includes(row.part))) {
     console.log(`${pad(r.set, 28)}${pad(r.part, 10)}${pad(r.metric, 20)}${pad(String(r.figures.items), 7)}${pad(fmt(r.figures.beacon), 9)}${fmt(r.figures.baseline)}`)
   }
 }

@@ -41,7 +41,7 @@ export function fnv1a(text: string): number {
   }
   return h
 }
-export type Part = 'tune' | 'held-out'
+export type Part = 'tune' | 'held-out' | 'check'
 export const partOf = (key: string): Part => (fnv1a(key) % 3 === 0 ? 'tune' : 'held-out')
 
 /**
@@ -133,12 +133,12 @@ interface ReviewItem extends Scored {
   baselineScore: number | null
 }
 
-function evaluateReviews(file: string): ReviewItem[] {
+function evaluateReviews(file: string, fixedPart?: Part): ReviewItem[] {
   const items: ReviewItem[] = []
   for (const row of readJsonl<ReviewRow>(file)) {
     const labels = new Set(row.targets.map((t) => t.label))
     const mixed = labels.has('+') && labels.has('-')
-    const part = partOf(row.text)
+    const part = fixedPart ?? partOf(row.text)
     for (const target of row.targets) {
       const brand: BrandTerms = { id: 'target', name: target.term, aliases: [], domain: null }
       const analysis = analyzeResponse({ content: row.text }, compileBrandMatcher([brand]))
@@ -256,6 +256,22 @@ export function evaluatePublicData(): PublicResults | null {
     const mixed = reviewSets.flatMap((s) => s.items.filter((i) => i.part === part && i.mixed))
     rows.push({ set: 'mixed-polarity sentences', part, metric: 'accuracy (3-class)', figures: figures(mixed, accuracy) })
   }
+  // The check set (prepare-external.ts --mams-check): all of it is one part, "check".
+  const checkFile = join(dataDir, 'mams-check.jsonl')
+  if (existsSync(checkFile)) {
+    const items = evaluateReviews(checkFile, 'check')
+    details.push(...items.map((i) => ({ dataset: 'mams-check', ...i })))
+    rows.push({ set: 'mams-check', part: 'check', metric: 'accuracy (3-class)', figures: figures(items, accuracy) })
+    rows.push({
+      set: 'mixed-polarity sentences',
+      part: 'check',
+      metric: 'accuracy (3-class)',
+      figures: figures(
+        items.filter((i) => i.mixed),
+        accuracy,
+      ),
+    })
+  }
   const answersFile = join(dataDir, 'ai-product-bench.jsonl')
   if (existsSync(answersFile)) {
     const items = evaluateAnswers(answersFile)
@@ -272,6 +288,7 @@ export function evaluatePublicData(): PublicResults | null {
       })
     }
   }
-  rows.sort((a, b) => (a.part === b.part ? 0 : a.part === 'held-out' ? -1 : 1))
+  const order: Record<Part, number> = { 'held-out': 0, tune: 1, check: 2 }
+  rows.sort((a, b) => order[a.part] - order[b.part])
   return { dataDir, rows, details }
 }

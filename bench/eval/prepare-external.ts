@@ -5,10 +5,15 @@
 //   tsx bench/eval/prepare-external.ts --out <dir> \
 //     --mams <MAMS-ATSA/raw/val.xml> --mams <MAMS-ATSA/raw/test.xml> \
 //     --tsa-md <TSA-MD/TSA-MD.train.json> --tsa-md <TSA-MD/TSA-MD.dev.json> \
-//     --apb <consumer-products/data/responses>   (the folder with chatgpt/ and google_ai_mode/)
+//     --apb <consumer-products/data/responses>   (the folder with chatgpt/ and google_ai_mode/) \
+//     [--mams-check <MAMS-ATSA/raw/train.xml>]
+//
+// --mams-check: a check set beside the tuning part (MAMS's train file: sentences neither
+// part holds), for rules tuned on the tuning part to be tried on fresh text before the
+// held-out part is looked at (a part of its own, "check", in the printed table).
 //
 // Output (one JSON object per line):
-//   mams-atsa.jsonl, tsa-md.jsonl  {"text", "targets": [{"term", "from", "to", "label": "+"|"-"|"0"}]}
+//   mams-atsa.jsonl, tsa-md.jsonl, mams-check.jsonl  {"text", "targets": [{"term", "from", "to", "label": "+"|"-"|"0"}]}
 //   ai-product-bench.jsonl          {"set", "model", "run", "queryId", "text", "recommended": [brand…]}
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,6 +23,7 @@ const { values } = parseArgs({
   options: {
     out: { type: 'string' },
     mams: { type: 'string', multiple: true, default: [] },
+    'mams-check': { type: 'string', multiple: true, default: [] },
     'tsa-md': { type: 'string', multiple: true, default: [] },
     apb: { type: 'string' },
   },
@@ -88,6 +94,11 @@ if (values.mams.length > 0) {
   const rows = values.mams.flatMap(readMams)
   writeFileSync(join(values.out, 'mams-atsa.jsonl'), lines(rows))
   console.log(`mams-atsa.jsonl: ${rows.length} sentences, ${rows.reduce((n, r) => n + r.targets.length, 0)} targets`)
+}
+if (values['mams-check'].length > 0) {
+  const rows = values['mams-check'].flatMap(readMams)
+  writeFileSync(join(values.out, 'mams-check.jsonl'), lines(rows))
+  console.log(`mams-check.jsonl: ${rows.length} sentences, ${rows.reduce((n, r) => n + r.targets.length, 0)} targets`)
 }
 if (values['tsa-md'].length > 0) {
   const rows = values['tsa-md'].flatMap(readTsaMd)

@@ -232,11 +232,37 @@ function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly 
   const tally = attribute(structure, targets, false, name)
   if (tally.hits > 0) return clamp(tally.sum / tally.hits)
   if (tally.foil !== null) return tally.foil
+  const coordinated = coordinatedModifier(structure, targets)
+  if (coordinated !== 0) return coordinated
   const lone = loneInClause(structure, targets)
   if (lone !== 0) return lone
   const implied = contrastImplied(structure, targets)
   if (implied !== 0) return implied
   return shortSentence(structure, targets)
+}
+
+/**
+ * "great food and service", "excellent sushi, rolls and sashimi": the adjectives of the
+ * first of coordinated nouns describe the bare nouns after it too (a noun with its own
+ * determiner or adjective, "the wonderful food and your attention", is a phrase of its
+ * own, and so is one after a comma that opens a clause: each tried, the MAMS train check set
+ lost as much as it gained).
+ */
+function coordinatedModifier(s: Structure, targets: ReadonlySet<number>): number {
+  for (const p of targets) {
+    let phrase = s.phrases[p]
+    if (phrase.hits !== 0 || !NOUNISH.has(s.pos[phrase.first])) continue
+    // back over "and", "or", "," to the first of the list
+    for (let guard = 0; guard < 6; guard++) {
+      const k = phrase.first - 1
+      if (k < 1 || !(COORDINATORS.has(s.word[k]) || s.word[k] === ',')) break
+      const q = s.phraseOf[k - 1]
+      if (q < 0 || s.phrases[q].clause !== phrase.clause) break
+      if (s.phrases[q].hits > 0) return clamp(s.phrases[q].sum / s.phrases[q].hits)
+      phrase = s.phrases[q]
+    }
+  }
+  return 0
 }
 
 /** Words (punctuation aside) a sentence may have for `shortSentence` to read it as one statement. */
@@ -590,7 +616,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
   const end = whole ? (tokens.end as number[]) : tokens.end.slice(from, to)
   const n = word.length
   const phraseOf = new Int32Array(n).fill(-1)
-  const phrases = chunk(word, value, pos, forced, phraseOf)
+  const phrases = chunk(word, value, pos, start, end, forced, phraseOf)
   const clauses = segment(word, pos, start, end, phrases, phraseOf)
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -632,7 +658,7 @@ function buildStructure(tokens: SentenceTokens, forced: [number, number] | null)
 }
 
 /** Noun phrases: runs of DET/ADJ/NUM/NOUN/PROPN (and possessors) that contain a noun. */
-function chunk(word: string[], value: string[], pos: string[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
+function chunk(word: string[], value: string[], pos: string[], start: number[], end: number[], forced: [number, number] | null, phraseOf: Int32Array): Phrase[] {
   const phrases: Phrase[] = []
   const n = word.length
   // The sentence's first word is the one capitalised by position, even after markup or an
@@ -658,7 +684,7 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
       t++
       continue
     }
-    if (!canStartPhrase(word, pos, t) || (RELATIVE.has(w) && w !== 'that')) {
+    if ((!canStartPhrase(word, pos, t) && compoundEnd(word, pos, start, end, t, forced) === t) || (RELATIVE.has(w) && w !== 'that')) {
       t++
       continue
     }
@@ -667,8 +693,21 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
     let j = t
     let lastNoun = -1
     while (j < n && !(forced && j === forced[0])) {
+      // A hyphenated compound ("well-seasoned", "not-so-friendly", "user-friendly") is one
+      // word of the phrase: wink splits it at its hyphens and tags the parts one by one, so
+      // the modifier before a noun would otherwise fall out of its noun phrase.
+      const compound = compoundEnd(word, pos, start, end, j, forced)
+      if (compound > j) {
+        if (NOUNISH.has(pos[compound])) lastNoun = compound
+        j = compound + 1
+        continue
+      }
       const p = pos[j]
       const w2 = word[j]
+      // A determiner opens a phrase: after an adjective or noun it starts the next one ("to
+      // be honest the food was …", "worth the cost"); after another determiner it is part of
+      // the same one ("all the dishes") and after a predeterminer ("such a place").
+      if (p === 'DET' && j > t && pos[j - 1] !== 'DET' && !PREDETERMINER.has(word[j - 1])) break
       if (PHRASE_PART.has(p) || (j === t && (POSSESSIVE.has(w2) || PERSONAL_POSSESSIVE.has(w2)))) {
         if (NOUNISH.has(p)) lastNoun = j
         j++
@@ -700,6 +739,31 @@ function chunk(word: string[], value: string[], pos: string[], forced: [number, 
   }
   return phrases
 }
+
+/**
+ * The last token of the hyphenated compound starting at `t` (words joined by hyphens with
+ * no space: "well-seasoned", "not-so-friendly", "2-3"), `t` itself when none starts there.
+ * A pronoun ends no compound ("Brulee-it was okay": a missing space, not a compound).
+ */
+function compoundEnd(word: string[], pos: string[], start: number[], end: number[], t: number, forced: [number, number] | null): number {
+  // (most tokens are followed by no hyphen: that test first, it is the cheap one)
+  if (word[t + 1] !== '-' || pos[t] === 'PRON' || !WORDLIKE.test(word[t])) return t
+  let k = t
+  while (
+    k + 2 < word.length &&
+    word[k + 1] === '-' &&
+    start[k + 1] === end[k] &&
+    start[k + 2] === end[k + 1] &&
+    WORDLIKE.test(word[k + 2]) &&
+    pos[k + 2] !== 'PRON' &&
+    !(forced && k + 2 >= forced[0] && t <= forced[1])
+  )
+    k += 2
+  return k
+}
+
+/** Words before a determiner in the same phrase ("such a place", "half the price", "quite a wait"). */
+const PREDETERMINER = new Set(['such', 'quite', 'rather', 'what', 'half', 'all', 'both', 'twice'])
 
 /** Words a leading field label may have before its colon ("Why", "Best for", "Why it's great"). */
 const LABEL_WORDS = 4
@@ -1167,7 +1231,17 @@ function passiveAgent(s: Structure, phrase: Phrase): { sum: number; hits: number
       out.hits++
     }
     // a participle ("ignored", "driven"), not an active verb ("regulars swear by the tamales")
-    if (pos === 'VERB') return PARTICIPLE.test(s.word[k]) ? out : { sum: 0, hits: 0 }
+    if (pos === 'VERB') {
+      if (!PARTICIPLE.test(s.word[k])) return { sum: 0, hits: 0 }
+      // and the adverbs just before it ("rudely confronted by the hostess", "warmly greeted by")
+      for (let a = k - 1; a >= 0 && a >= k - AGENT_REACH && s.pos[a] === 'ADV' && s.phraseOf[a] < 0; a--) {
+        if (s.score[a] !== 0) {
+          out.sum += s.score[a]
+          out.hits++
+        }
+      }
+      return out
+    }
   }
   return { sum: 0, hits: 0 }
 }
@@ -1274,9 +1348,18 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
         carried.push(...named)
         continue
       }
-      const possessed = named.some((p) => phrases[p].possessed)
+      // "its pricing", "their beers": an aspect of the current name or of what the writer
+      // went to or bought; a common-noun subject is no owner ("Their service can use a
+      // little assistance, but their food is great": the restaurant's food, not the
+      // service's).
+      const possessed = named.some((p) => phrases[p].possessed) && owners.some((p) => isEntity(p) || phrases[p].role !== 'subject')
       const topics = entityOwners.length > 0 ? entityOwners : writerTopic
-      if (possessed || (!named.some(isEntity) && topics.length > 0 && clause.kind !== 'resume')) {
+      // After an opposing contrast a common noun with its own verdict is the other side of
+      // the contrast, not an aspect of the name before it: "Food is pretty good but the
+      // service is horrific" (a sentence's first word reads as a name).
+      // (A clause without a verb continues the predicate: "ClickUp: feature-rich, but buggy".)
+      const contrasted = entityOwners.length > 0 && clause.hasVerb && opposes(s, c)
+      if (possessed || (!named.some(isEntity) && topics.length > 0 && clause.kind !== 'resume' && !contrasted)) {
         // "its pricing is confusing" (an aspect of the current subject), "the screen is
         // dim" (an aspect of the current name), "I bought this car, and the engine is
         // failing" (an aspect of what the writer spoke of).

@@ -118,11 +118,33 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     if (word.lower === 'well' && i > 0 && words[i - 1] === 'as' && (i + 1 === values.length || values[i + 1] !== 'as')) tokenScore[i] = 0
     // "too basic", "too simple", "too heavily fragranced": the word after "too" is a
     // complaint whatever its own score, unless it already is one.
-    if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0) tokenScore[i] = LEXICON.excess
+    // Not after a negation: "not too friendly" is "not friendly", graded (the negation
+    // below turns the word), and "not too bad" praise.
+    if (i > 0 && words[i - 1] === 'too' && word.letter && tokenScore[i] >= 0 && !(i > 1 && info[i - 2].scope === NEGATION_CUE)) tokenScore[i] = LEXICON.excess
     // wink tags a capitalised word at the start of a fragment as a proper noun
     // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
     // adjective.
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
+  }
+
+  // "Pros:Secure", "Rating:Decent": with no space after a label's colon wink reads the colon
+  // and the next word's first letter as an emoticon (":S" a frown, ":D" a grin) and the rest
+  // ("ecure") as a word of its own. Glued to words on both sides it is no emoticon: the
+  // colon scores nothing and the word is scored whole.
+  for (let i = 1; i + 1 < values.length; i++) {
+    if (
+      values[i].length !== 2 ||
+      values[i][0] !== ':' ||
+      !GLUED_EMOTICON.test(values[i]) ||
+      starts[i] !== ends[i - 1] ||
+      starts[i + 1] !== ends[i] ||
+      !LOWER_START.test(values[i + 1])
+    )
+      continue
+    tokenScore[i] = 0
+    const whole = (values[i][1] + values[i + 1]).toLowerCase()
+    const info = wordInfo(whole)
+    if (tokenScore[i + 1] === 0) tokenScore[i + 1] = info.neutral ? 0 : info.override || wordScore(whole) === 0 ? info.fallback : wordScore(whole)
   }
 
   // A phrasal comparative verb ("X more than makes up for Y") scores its first word, like "beats".
@@ -173,6 +195,29 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
       tokenScore[i] = negatedReturn ? -LEXICON.returns.score : LEXICON.returns.score
       ;(settled ??= new Uint8Array(words.length))[i] = 1
     }
+  }
+
+  // "could be better", "should have been more attentive", "could use better lighting": a
+  // standard the thing falls short of is a complaint, whatever the comparative's own sign;
+  // negated ("couldn't be better") it is praise. Settled, so the negation pass leaves it.
+  for (let i = 0; i + 2 < words.length; i++) {
+    // (not of the writer or reader: "you could be happier with Bose" recommends Bose)
+    if ((words[i] !== 'could' && words[i] !== 'should') || (i > 0 && READER_OR_WRITER.has(words[i - 1]))) continue
+    let k = i + 1
+    const negatedStandard = words[k] === "n't" || words[k] === 'not' || words[k] === 'nt'
+    if (negatedStandard) k++
+    if (words[k] === 'be' || words[k] === 'use') k++
+    else if (words[k] === 'have' && words[k + 1] === 'been') k += 2
+    else continue
+    while (k < words.length && DEGREE.has(words[k])) k++
+    // "more attentive": the adjective is the standard; "better", "nicer", "quicker" are
+    if ((words[k] === 'more' || words[k] === 'less') && (pos[k + 1] === 'ADJ' || pos[k + 1] === 'ADV')) k++
+    else if (!(words[k] === 'better' || words[k] === 'more' || (COMPARATIVE.test(words[k]) && (pos[k] === 'ADJ' || pos[k] === 'ADV')))) continue
+    // "could be better off with …", "couldn't be more than $35" (an amount, not a standard)
+    if (words[k + 1] === 'off' || ((words[k] === 'more' || words[k] === 'less') && words[k + 1] === 'than')) continue
+    const size = Math.abs(tokenScore[k]) || UNMET_STANDARD
+    tokenScore[k] = negatedStandard ? size : -size
+    ;(settled ??= new Uint8Array(words.length))[k] = 1
   }
 
   // "the price was low", "very high prices": a price is better the lower it is, while "low"
@@ -231,14 +276,30 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     let cueAt = -1
     /** "did nt", "was nt": a negation wink does not flag after */
     let bareAt = -1
+    /** inside a hyphenated compound that opens with a negation ("not-so-friendly", "not-too-shabby") */
+    let compoundNegated = false
     for (let t = startToken; t <= endToken; t++) {
       const scope = info[t].scope
+      // wink reads the compound's hyphens as punctuation and flags nothing after them, but
+      // the compound is one word: its negation holds up to the compound's end.
+      if (compoundNegated && starts[t] !== ends[t - 1]) compoundNegated = false
+      if (scope === NEGATION_CUE && t < endToken && values[t + 1] === '-' && starts[t + 1] === ends[t] && t + 2 <= endToken && starts[t + 2] === ends[t + 1]) compoundNegated = true
       // A hyphen inside a word ("not-to-shabby", "must-have") joins, it does not end the scope.
-      if (scope === SCOPE_BREAK && !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1])) cueAt = bareAt = -1
+      // Nor does "so" before the word it grades ("wasn't so great", "not so friendly"): a
+      // degree adverb there, not the clause-opening "so" of a consequence.
+      if (
+        scope === SCOPE_BREAK &&
+        !(values[t] === '-' && t > startToken && t < endToken && starts[t] === ends[t - 1] && ends[t] === starts[t + 1]) &&
+        !(words[t] === 'so' && t < endToken && (pos[t + 1] === 'ADJ' || pos[t + 1] === 'ADV'))
+      )
+        cueAt = bareAt = -1
       // (an idiom's words do not negate: "without sacrificing", "second to none")
       else if (scope === NEGATION_CUE && idiom?.[t] !== 1) cueAt = quantifiedEnd(words, pos, t, endToken)
       else if (scope === BARE_NEGATION_CUE && t > startToken && pos[t - 1] === 'AUX' && idiom?.[t] !== 1) bareAt = t
-      const flagged = (negated[t] || equative?.[t] === 1) && cueAt !== -1 && t - cueAt <= NEGATION_REACH
+      // wink's flag also stops at a degree "so" ("wasn't so great"), which grades the word
+      // the negation is about: a negation, one adverb and an adjective or adverb read as one.
+      const graded = cueAt !== -1 && t - cueAt === 2 && words[t - 1] === 'so' && (pos[t] === 'ADJ' || pos[t] === 'ADV')
+      const flagged = ((negated[t] || equative?.[t] === 1 || graded) && cueAt !== -1 && t - cueAt <= NEGATION_REACH) || (compoundNegated && scope !== NEGATION_CUE)
       if (tokenScore[t] !== 0 && settled?.[t] !== 1 && (flagged || (bareAt !== -1 && t - bareAt <= NEGATION_REACH))) tokenScore[t] = -tokenScore[t]
       if (tokenScore[t] !== 0) {
         sum += tokenScore[t]
@@ -386,6 +447,17 @@ function wordInfo(value: string): WordInfo {
   }
   return info
 }
+
+/** Degree words between "could be" and its comparative ("a little better", "so much better"). */
+const DEGREE = new Set(['a', 'little', 'bit', 'lot', 'much', 'so', 'far', 'way', 'even', 'slightly', 'somewhat', 'alot', 'tad'])
+const COMPARATIVE = /^[a-z]{2,}er$/
+const READER_OR_WRITER = new Set(['you', 'i', 'we'])
+/** What an unmet standard scores when its comparative carries no score of its own ("could be quicker"). */
+const UNMET_STANDARD = 0.4
+
+/** A colon and one letter, which wink reads as an emoticon (":S", ":D", ":P"). */
+const GLUED_EMOTICON = /^:\p{L}$/u
+const LOWER_START = /^\p{Ll}/u
 
 // wink's score of a word on its own (for an adjective wink masks inside a set phrase);
 // parsed once per word.
