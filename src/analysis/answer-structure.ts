@@ -76,6 +76,8 @@ interface Line {
   rankTitle: boolean
   /** a markdown link reference definition ("[3]: https://… \"Page title\""): the cited page's title, not the answer's words */
   reference: boolean
+  /** a thematic break ("---", "***"): the answer moves on, no block above it continues */
+  rule: boolean
   blank: boolean
 }
 
@@ -87,6 +89,8 @@ const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
 const BULLET = /^([ \t]*)[-*+•][ \t]+/
 const BOLD_LEAD = /^(?:\*\*|__)[^*_\n]+?(?:\*\*|__)/
 const QUOTE = /^[ \t]*(?:>[ \t]*)+/
+// CommonMark's thematic break: three or more of one of - * _, spaces allowed between.
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/
 // CommonMark's link reference definition: up to three spaces, a label, a colon, a
 // destination and an optional quoted title, nothing else ("[Pick]: Philips is excellent." is text).
 const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^()]*\)))?[ \t]*$/
@@ -119,6 +123,7 @@ function readLines(content: string): Line[] {
       others: false,
       rankTitle: false,
       reference: text.includes(']:') && REFERENCE.test(text),
+      rule: THEMATIC_BREAK.test(text),
       blank: !/\S/.test(text),
     }
     let body = text
@@ -257,6 +262,14 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
   let s = 0
   for (const line of lines) {
     if (line.blank) continue
+    // A thematic break ends every block above it: answers put one between a product's
+    // section and the next or the closing remarks ("### 5. Samsung Galaxy Buds Pro" … "---"
+    // / "What features matter most to you?"), which are not the last product's lines.
+    if (line.rule) {
+      stack.length = 0
+      previousLead = null
+      continue
+    }
     if (rankedRank !== null && line.rank <= rankedRank) rankedRank = null
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
     if (guide !== null && line.rank <= guide) guide = null
