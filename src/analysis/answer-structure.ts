@@ -187,7 +187,19 @@ export function isOthersTitle(text: string): boolean {
   if (first === undefined || !LEXICON.others.first.has(first)) return false
   const words = titleOf(text).split(/\s+/)
   if (words.length > 6 || words[0] === '') return false
-  return LEXICON.others.first.has(words[0]) && LEXICON.others.last.has(words[words.length - 1])
+  if (!LEXICON.others.first.has(words[0])) return false
+  const last = words[words.length - 1]
+  if (LEXICON.others.last.has(last)) return true
+  // "Other Notable Luxury EVs:", "### Other Highly-Rated Sets": whatever the product's kind,
+  // when it is written as a title and its last word is not an attribute ("Other Perks:").
+  return words.length > 1 && LEXICON.others.anyLast.has(words[0]) && !LEXICON.others.notLast.has(last) && !GUIDE_TITLE.test(text) && isWrittenAsTitle(text)
+}
+
+/** A colon ends it, or every word of it is capitalised: a title, not a sentence ("Other features include Wi-Fi"). */
+function isWrittenAsTitle(text: string): boolean {
+  const bare = text.replace(LABEL_NOISE, '').trim()
+  if (/[:：]$/.test(bare)) return true
+  return bare.split(/\s+/).every((w) => /^[\p{Lu}\p{N}(&]/u.test(w))
 }
 
 const FIRST_WORD = /[\p{L}][\p{L}-]*/u
