@@ -47,6 +47,12 @@ export interface SentenceLayout {
    * and the start of the blurb of a rank label ("**Best Overall:** Sony …"); null when none
    */
   picks: [number, number][] | null
+  /**
+   * where the text after a leading bold field label starts ("**Why It's Great:** The Beats
+   * Solo Pro offers …"; absolute offset), or null: wink reads the label's colon and bold
+   * marker as one emoticon token (":*"), so the label ran into the first clause of its text
+   */
+  field: number | null
 }
 
 /** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
@@ -257,7 +263,18 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null, guide: null, picks: null }))
+  const out: SentenceLayout[] = sentences.map(() => ({
+    leads: [],
+    weight: null,
+    spec: false,
+    label: false,
+    listing: null,
+    items: null,
+    itemLead: null,
+    guide: null,
+    picks: null,
+    field: null,
+  }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
@@ -336,6 +353,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
         else if (spans.length > 0) out[k].listing = spans
       }
       out[k].leads = enclosing
+      out[k].field = fieldEnd(sentence)
       out[k].weight = line.inlineLabel ?? weight
       out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference
       out[k].label = line.label !== null
@@ -390,6 +408,37 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
   }
   return out
+}
+
+/** A leading bold field label and the space after it: "**Why It's Great:** ", "**Best for**: ". */
+const FIELD_LABEL = /^(?:\*\*|__)[^*_\n:：]{1,60}(?:[:：](?:\*\*|__)|(?:\*\*|__)[:：])[ \t\u00a0]*/
+
+/** The absolute offset where the text after a sentence's leading bold field label starts (a label of at most six words, text after it), or null. */
+function fieldEnd(sentence: ScoredSentence): number | null {
+  if (sentence.text.charCodeAt(0) !== 42 && sentence.text.charCodeAt(0) !== 95) return null
+  const m = FIELD_LABEL.exec(sentence.text)
+  if (!m || m[0].length >= sentence.text.length || m[0].trim().split(/\s+/).length > FIELD_WORDS) return null
+  return sentence.start + m[0].length
+}
+
+/** The most words a leading field label has ("Why It's a Great Pick"). */
+const FIELD_WORDS = 6
+
+/** The part of a sentence from absolute offset `at` on, as a sentence of its own (its tokens from the first one starting there), or null when no token does. */
+export function sentenceFrom(sentence: ScoredSentence, at: number): ScoredSentence | null {
+  const tokens = sentence.tokens
+  if (!tokens) return null
+  let from = tokens.from
+  while (from <= tokens.to && tokens.offset + tokens.start[from] < at) from++
+  if (from > tokens.to) return null
+  let sum = 0
+  let scored = 0
+  for (let t = from; t <= tokens.to; t++)
+    if (tokens.score[t] !== 0) {
+      sum += tokens.score[t]
+      scored++
+    }
+  return { start: at, end: sentence.end, text: sentence.text.slice(at - sentence.start), sentiment: scored === 0 ? 0 : sum / scored, tokens: { ...tokens, from } }
 }
 
 /** Marks a lead line's first sentence as naming a ranked pick (see SentenceLayout.picks). */
