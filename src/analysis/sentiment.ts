@@ -35,6 +35,8 @@ const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+•][ \t]+)?(?:(?:\
 
 /** What a comparative verb says of its subject ("X beats Y": X +0.5; Y gets the opposite). */
 const COMPARATIVE_SCORE = 0.5
+/** A colon between a word and a letter with no space ("Pros:Secure", "Edge 40:Offers"); not in a URL ("…/a:b"). */
+const RUN_IN_COLON = /(?<=(?:^|\s)[^\s:/]*[\p{L}\p{N})\]*])[:](?=\p{L})/gu
 
 /** How many tokens after a negation word it still negates ("not very good": 2). */
 const NEGATION_REACH = 4
@@ -55,7 +57,10 @@ export function scoreSentences(text: string): ScoredSentence[] {
 }
 
 function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[]): void {
-  const parse = winkParse(line)
+  // "Pros:Secure fit", "Sony:Durable": wink reads a colon run into a capital as an emoticon
+  // (":S", ":D", ":P") and drops the word's first letter; it reads the line with a space there.
+  // Offsets are still found in `line` (the tokens are the same strings).
+  const parse = winkParse(line.includes(':') ? line.replace(RUN_IN_COLON, ': ') : line)
   let { values, negated, pos, spans } = parse
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
