@@ -639,6 +639,16 @@ export function isNamedInPassing(sentence: ScoredSentence, start: number): boole
   if (!tokens) return false
   let t = tokens.to
   while (t > tokens.from && tokens.offset + tokens.start[t] > start) t--
+  // An aside in parentheses ("Spatial audio (Apple ecosystem bonus)"): a parenthesis opened
+  // before the name and not closed before it, unless it holds only names, a product's maker
+  // ("Eero Pro 6E (Amazon)", "(by Amazon)").
+  for (let k = t - 1, depth = 0; k >= tokens.from; k--) {
+    if (tokens.word[k] === ')') depth++
+    else if (tokens.word[k] === '(' && depth-- === 0) {
+      for (let j = k + 1; j <= tokens.to && tokens.word[j] !== ')'; j++) if (!MAKER_WORD.test(tokens.value[j])) return true
+      return false
+    }
+  }
   for (let k = t - 1, seen = 0; k >= tokens.from && seen < PASSING_REACH; k--, seen++) {
     const word = tokens.word[k]
     if (PASSING.has(word)) return true
@@ -646,6 +656,9 @@ export function isNamedInPassing(sentence: ScoredSentence, start: number): boole
   }
   return false
 }
+
+/** A word of a maker's name in parentheses: capitalised, a number, "&", "by". */
+const MAKER_WORD = /^(?:[\p{Lu}\p{N}]|&$|by$)/u
 
 /** How many tokens back a "with"/"for" may stand from the name ("with Alexa, Google Assistant and Apple HomeKit"). */
 const PASSING_REACH = 6
