@@ -84,9 +84,13 @@ interface Line {
   reference: boolean
   /** a thematic break ("---", "***"): the answer moves on, no block above it continues */
   rule: boolean
+  /** a generic section's title and nothing else ("**Key features:**", "### Pricing"): it names the lines below, it does not judge */
+  sectionTitle: boolean
   blank: boolean
 }
 
+/** The longest line that can be a section's title alone ("**Key considerations when choosing:**"). */
+const SECTION_TITLE_CHARS = 80
 /** rank of a bullet at the margin (see Line.rank) */
 const BULLET_RANK = 20
 const LINE = /[^\n\r\u2028\u2029]*(?:\r\n|[\n\r\u2028\u2029]|$)/g
@@ -130,6 +134,7 @@ function readLines(content: string): Line[] {
       rankTitle: false,
       reference: text.includes(']:') && REFERENCE.test(text),
       rule: THEMATIC_BREAK.test(text),
+      sectionTitle: false,
       blank: !/\S/.test(text),
     }
     let body = text
@@ -165,6 +170,7 @@ function readLines(content: string): Line[] {
       if (colon) line.inlineLabel = labelOf(colon[1])
     }
     line.others = isOthersTitle(body) || isOthersTitle(BOLD_LEAD.exec(body)?.[0] ?? '')
+    line.sectionTitle = !line.label && body.length <= SECTION_TITLE_CHARS && isSectionTitle(body)
     if ((heading || (line.lead && BOLD_LEAD.exec(body)?.[0].length === body.trimEnd().length)) && !line.label)
       line.rankTitle = isRankTitle(body) && titleOf(body).split(/\s+/).length <= RANK_TITLE_WORDS
     lines.push(line)
@@ -355,7 +361,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       out[k].leads = enclosing
       out[k].field = fieldEnd(sentence)
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference
+      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference || line.sectionTitle
       out[k].label = line.label !== null
       // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
       // from its title to the next title that is not one: the brands it names are examples

@@ -36,3 +36,12 @@ describe('a thematic break ends the blocks above it', () => {
     expect(sentiments(separated).Sony).toBeLessThan(-0.05)
   })
 })
+
+describe('a generic section’s title standing alone', () => {
+  it('names the lines below it and says nothing of the product above', () => {
+    const item = ['### 1. Sony WH-CH720N', '', '* Light, average battery life']
+    const withTitle = ['### 1. Sony WH-CH720N', '', '* **Key features:**', '  * Light, average battery life']
+    // wink scores "key" as praise: the title line had counted as a line of Sony's block.
+    expect(sentiments(withTitle.join('\n')).Sony).toBeCloseTo(sentiments(item.join('\n')).Sony, 6)
+  })
+})
