@@ -19,4 +19,15 @@ describe('answer layout words in the lexicon', () => {
     expect(s.Vitamix).toBe(0)
     expect(s.Ninja).toBe(0)
   })
+  it('reads the recommendation words of product answers as praise', () => {
+    for (const [line, word] of [
+      ['Ninja BN701: Ideal for bass lovers and smoothie fans.', 'ideal'],
+      ['Ninja BN701: It excels in crushing ice.', 'excels'],
+      ['Ninja BN701: Stands out with its unique design.', 'stands out'],
+      ['Ninja BN701: A standout for the price, with a sleek, stylish jar.', 'standout'],
+    ]) {
+      expect(LEXICON.scores.has(word) || LEXICON.phrases.has(word.split(' ')[0]), word).toBe(true)
+      expect(sentiments(line).Ninja, line).toBeGreaterThan(0.05)
+    }
+  })
 })
