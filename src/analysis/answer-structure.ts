@@ -170,7 +170,8 @@ function readLines(content: string): Line[] {
       if (colon) line.inlineLabel = labelOf(colon[1])
     }
     line.others = isOthersTitle(body) || isOthersTitle(BOLD_LEAD.exec(body)?.[0] ?? '')
-    line.sectionTitle = !line.label && body.length <= SECTION_TITLE_CHARS && isSectionTitle(body)
+    // (Only a lead or a line ending in a colon can be a title: most lines are neither.)
+    line.sectionTitle = !line.label && body.length <= SECTION_TITLE_CHARS && (line.lead || /[:：][*_\s]*$/.test(body)) && isSectionTitle(body)
     if ((heading || (line.lead && BOLD_LEAD.exec(body)?.[0].length === body.trimEnd().length)) && !line.label)
       line.rankTitle = isRankTitle(body) && titleOf(body).split(/\s+/).length <= RANK_TITLE_WORDS
     lines.push(line)
@@ -413,8 +414,14 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       stack.push({ rank: (stack[stack.length - 1]?.rank ?? 0) + 1, sentence: -1, label: line.label })
     } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
   }
+  // A product's name as a bare link ("[Soundcore Sport X10 True Wireless Earbuds](https://…)"):
+  // a name, whose words ("True", "High Performance") judge nothing; a ranked pick keeps its rank.
+  for (let k = 0; k < sentences.length; k++) if (out[k].picks === null && LINK_ONLY.test(sentences[k].text)) out[k].spec = true
   return out
 }
+
+/** A markdown link and nothing else but bold markers and a closing colon. */
+const LINK_ONLY = /^[\s*_]*\[[^\]]+\]\((?:[^()\s]|\([^()\s]*\))*\)[\s*_:：]*$/
 
 /** A leading bold field label and the space after it: "**Why It's Great:** ", "**Best for**: ". */
 const FIELD_LABEL = /^(?:\*\*|__)[^*_\n:：]{1,60}(?:[:：](?:\*\*|__)|(?:\*\*|__)[:：])[ \t\u00a0]*/

@@ -45,3 +45,15 @@ describe('a generic section’s title standing alone', () => {
     expect(sentiments(withTitle.join('\n')).Sony).toBeCloseTo(sentiments(item.join('\n')).Sony, 6)
   })
 })
+
+describe('a product’s name as a bare link', () => {
+  it('judges nothing: the words of a name ("True Wireless", "High Performance") are not praise', () => {
+    const brands2: BrandTerms[] = ['KitchenAid', 'Vitamix'].map((name) => ({ id: name, name, aliases: [], domain: null }))
+    const m2 = compileBrandMatcher(brands2)
+    const s2 = (content: string) => Object.fromEntries(analyzeResponse({ content }, m2).mentions.map((m) => [m.brandId, m.sentiment]))
+    expect(s2('[KitchenAid High Performance Series Blender](https://example.com/k400)').KitchenAid).toBe(0)
+    expect(s2('**[KitchenAid High Performance Series Blender]()**').KitchenAid).toBe(0)
+    // Words around the link are the answer's own.
+    expect(s2('The [KitchenAid K400](https://example.com/k400) is an excellent blender.').KitchenAid).toBeGreaterThan(0.05)
+  })
+})
