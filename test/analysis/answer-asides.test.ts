@@ -8,7 +8,7 @@ import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mention
 
 const brands: BrandTerms[] = ['Apple', 'Jabra', 'Amazon', 'Netgear'].map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
-const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
+const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment ?? Number.NaN]))
 
 describe('a brand in an aside in parentheses under another product', () => {
   it('is named in passing: neutral there', () => {

@@ -9,7 +9,7 @@ import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mention
 
 const brands: BrandTerms[] = ['Beats', 'Sony'].map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
-const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
+const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment ?? Number.NaN]))
 
 const text = 'The Beats Solo Pro offers solid noise cancellation, a snappy design, and seamless integration.'
 

@@ -8,7 +8,7 @@ import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mention
 
 const brands: BrandTerms[] = ['Sony', 'Bose'].map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
-const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
+const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment ?? Number.NaN]))
 
 const section = ['### 1. Bose QuietComfort 45', '', '* Excellent noise cancelling', '', '### 2. Sony WH-CH720N', '', '* Light and comfortable', '* Average battery life']
 
@@ -50,7 +50,7 @@ describe('a product’s name as a bare link', () => {
   it('judges nothing: the words of a name ("True Wireless", "High Performance") are not praise', () => {
     const brands2: BrandTerms[] = ['KitchenAid', 'Vitamix'].map((name) => ({ id: name, name, aliases: [], domain: null }))
     const m2 = compileBrandMatcher(brands2)
-    const s2 = (content: string) => Object.fromEntries(analyzeResponse({ content }, m2).mentions.map((m) => [m.brandId, m.sentiment]))
+    const s2 = (content: string) => Object.fromEntries(analyzeResponse({ content }, m2).mentions.map((m) => [m.brandId, m.sentiment ?? Number.NaN]))
     expect(s2('[KitchenAid High Performance Series Blender](https://example.com/k400)').KitchenAid).toBe(0)
     expect(s2('**[KitchenAid High Performance Series Blender]()**').KitchenAid).toBe(0)
     // Words around the link are the answer's own.

@@ -9,7 +9,7 @@ import { compileBrandMatcher, type BrandTerms } from '../../src/analysis/mention
 
 const brands: BrandTerms[] = ['Lucid', 'Rivian', 'Tesla'].map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
-const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
+const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment ?? Number.NaN]))
 
 describe('"Other <kind of product>" titles', () => {
   it('are "other options" titles whatever kind of product they name', () => {

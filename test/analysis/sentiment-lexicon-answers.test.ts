@@ -7,7 +7,7 @@ import { LEXICON } from '../../src/analysis/sentiment-lexicon.js'
 
 const brands: BrandTerms[] = ['Vitamix', 'Ninja'].map((name) => ({ id: name, name, aliases: [], domain: null }))
 const matcher = compileBrandMatcher(brands)
-const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment]))
+const sentiments = (content: string) => Object.fromEntries(analyzeResponse({ content }, matcher).mentions.map((m) => [m.brandId, m.sentiment ?? Number.NaN]))
 
 describe('answer layout words in the lexicon', () => {
   it('reads "Yes" in a comparison table as a value, not praise', () => {
