@@ -223,20 +223,21 @@ const FIRST_WORD = /[\p{L}][\p{L}-]*/u
  * words, the first capitalised, and an optional parenthesis ("Other Great Choices (often
  * under $100):").
  */
-const INNER_TITLE = /(?<=^|[^\p{L}\s]|[.!?]\s+)\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’&/-]+){0,6}(?:[ \t]*\([^()]{0,60}\))?[ \t]*[:：]/gu
+const INNER_TITLE = /(?<=^|[^\p{L}\s]|[.!?]\s+)\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’&/-]+){0,6}(?:[ \t]*\([^()]{0,60}\))?(?:[ \t]*[:：]|\u00a0(?=\p{Lu}))/gu
 
 /**
  * The "other options" titles (others: true) and generic section titles (others: false) in a
  * sentence, by offset in it; null when it has neither (most sentences: checked on the colon first).
  */
 function innerTitles(text: string, open: boolean): { at: number; others: boolean }[] | null {
-  if (!text.includes(':') && !text.includes('：')) return null
+  // (Google AI Mode also ends a title with a no-break space: "Other High-Performance Blenders\u00a0Breville …".)
+  if (!text.includes(':') && !text.includes('：') && !text.includes('\u00a0')) return null
   // Only a section that is open can close here; otherwise the sentence needs an "other
   // options" title's first word, capitalised (most sentences have none: skip the scan).
   if (!open && !OTHERS_FIRST.test(text)) return null
   let found: { at: number; others: boolean }[] | null = null
   for (const m of text.matchAll(INNER_TITLE)) {
-    const title = m[0].replace(/\([^()]*\)[ \t]*[:：]$/, '')
+    const title = m[0].replace(/\([^()]*\)[ \t]*[:：]$/, '').replace(/\u00a0$/, ':')
     const others = isOthersTitle(title)
     if (!others && !isSectionTitle(title)) continue
     ;(found ??= []).push({ at: m.index, others })

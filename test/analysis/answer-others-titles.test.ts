@@ -54,4 +54,13 @@ describe('"Other <kind of product>" titles', () => {
     expect(runOn.Tesla).toBeGreaterThan(0.05)
     expect(runOn.Rivian).toBe(0)
   })
+
+  it('end at a no-break space as well as a colon in answers whose line breaks were lost', () => {
+    const text = 'Tesla Model S: Excellent range and a superb charging network.\u00a0Other Highly-Rated EVs\u00a0Rivian R1S: A superb, capable SUV with excellent range.'
+    const s = sentiments(text)
+    expect(s.Tesla).toBeGreaterThan(0.05)
+    expect(s.Rivian).toBe(0)
+    // A no-break space after ordinary words opens nothing.
+    expect(sentiments('Tesla Model S: Excellent range.\u00a0Rivian R1S\u00a0Excellent range and a superb cabin.').Rivian).toBeGreaterThan(0.05)
+  })
 })
