@@ -1,7 +1,7 @@
 // The single analysis entry point ingestion calls for each stored AI response.
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
-import { isListedAt, isNamedInPassing, isShoppingCard, layoutOf, type InlineItem, type SentenceLayout } from './answer-structure.js'
+import { isListedAt, isNamedInPassing, isShoppingCard, layoutOf, sentenceFrom, type InlineItem, type SentenceLayout } from './answer-structure.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -90,7 +90,11 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
     const inSentence: MentionMatch[] = []
     while (j < matches.length && matches[j].start < sentence.end) inSentence.push(matches[j++])
     if (inSentence.length === 0) continue
-    const scores = scoreBrandsInSentence(sentence, inSentence)
+    // After a leading field label ("**Why It's Great:** The Beats Solo Pro offers …") the
+    // brands named in its text are scored on that text alone (see SentenceLayout.field).
+    const field = layout?.[k]?.field ?? null
+    const rest = field !== null && inSentence.every((x) => x.start >= field) ? sentenceFrom(sentence, field) : null
+    const scores = scoreBrandsInSentence(rest ?? sentence, inSentence)
     named[k] = scores
     matchesIn[k] = inSentence
     const place = layout?.[k]

@@ -47,6 +47,12 @@ export interface SentenceLayout {
    * and the start of the blurb of a rank label ("**Best Overall:** Sony …"); null when none
    */
   picks: [number, number][] | null
+  /**
+   * where the text after a leading bold field label starts ("**Why It's Great:** The Beats
+   * Solo Pro offers …"; absolute offset), or null: wink reads the label's colon and bold
+   * marker as one emoticon token (":*"), so the label ran into the first clause of its text
+   */
+  field: number | null
 }
 
 /** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
@@ -76,9 +82,15 @@ interface Line {
   rankTitle: boolean
   /** a markdown link reference definition ("[3]: https://… \"Page title\""): the cited page's title, not the answer's words */
   reference: boolean
+  /** a thematic break ("---", "***"): the answer moves on, no block above it continues */
+  rule: boolean
+  /** a generic section's title and nothing else ("**Key features:**", "### Pricing"): it names the lines below, it does not judge */
+  sectionTitle: boolean
   blank: boolean
 }
 
+/** The longest line that can be a section's title alone ("**Key considerations when choosing:**"). */
+const SECTION_TITLE_CHARS = 80
 /** rank of a bullet at the margin (see Line.rank) */
 const BULLET_RANK = 20
 const LINE = /[^\n\r\u2028\u2029]*(?:\r\n|[\n\r\u2028\u2029]|$)/g
@@ -87,6 +99,8 @@ const NUMBERED = /^([ \t]*)(?:\*\*|__)?\d{1,3}[.)](?:\*\*|__)?[ \t]+/
 const BULLET = /^([ \t]*)[-*+•][ \t]+/
 const BOLD_LEAD = /^(?:\*\*|__)[^*_\n]+?(?:\*\*|__)/
 const QUOTE = /^[ \t]*(?:>[ \t]*)+/
+// CommonMark's thematic break: three or more of one of - * _, spaces allowed between.
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/
 // CommonMark's link reference definition: up to three spaces, a label, a colon, a
 // destination and an optional quoted title, nothing else ("[Pick]: Philips is excellent." is text).
 const REFERENCE = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^()]*\)))?[ \t]*$/
@@ -119,6 +133,8 @@ function readLines(content: string): Line[] {
       others: false,
       rankTitle: false,
       reference: text.includes(']:') && REFERENCE.test(text),
+      rule: THEMATIC_BREAK.test(text),
+      sectionTitle: false,
       blank: !/\S/.test(text),
     }
     let body = text
@@ -154,6 +170,8 @@ function readLines(content: string): Line[] {
       if (colon) line.inlineLabel = labelOf(colon[1])
     }
     line.others = isOthersTitle(body) || isOthersTitle(BOLD_LEAD.exec(body)?.[0] ?? '')
+    // (Only a lead or a line ending in a colon can be a title: most lines are neither.)
+    line.sectionTitle = !line.label && body.length <= SECTION_TITLE_CHARS && (line.lead || /[:：][*_\s]*$/.test(body)) && isSectionTitle(body)
     if ((heading || (line.lead && BOLD_LEAD.exec(body)?.[0].length === body.trimEnd().length)) && !line.label)
       line.rankTitle = isRankTitle(body) && titleOf(body).split(/\s+/).length <= RANK_TITLE_WORDS
     lines.push(line)
@@ -182,7 +200,19 @@ export function isOthersTitle(text: string): boolean {
   if (first === undefined || !LEXICON.others.first.has(first)) return false
   const words = titleOf(text).split(/\s+/)
   if (words.length > 6 || words[0] === '') return false
-  return LEXICON.others.first.has(words[0]) && LEXICON.others.last.has(words[words.length - 1])
+  if (!LEXICON.others.first.has(words[0])) return false
+  const last = words[words.length - 1]
+  if (LEXICON.others.last.has(last)) return true
+  // "Other Notable Luxury EVs:", "### Other Highly-Rated Sets": whatever the product's kind,
+  // when it is written as a title and its last word is not an attribute ("Other Perks:").
+  return words.length > 1 && LEXICON.others.anyLast.has(words[0]) && !LEXICON.others.notLast.has(last) && !GUIDE_TITLE.test(text) && isWrittenAsTitle(text)
+}
+
+/** A colon ends it, or every word of it is capitalised: a title, not a sentence ("Other features include Wi-Fi"). */
+function isWrittenAsTitle(text: string): boolean {
+  const bare = text.replace(LABEL_NOISE, '').trim()
+  if (/[:：]$/.test(bare)) return true
+  return bare.split(/\s+/).every((w) => /^[\p{Lu}\p{N}(&]/u.test(w))
 }
 
 const FIRST_WORD = /[\p{L}][\p{L}-]*/u
@@ -193,20 +223,21 @@ const FIRST_WORD = /[\p{L}][\p{L}-]*/u
  * words, the first capitalised, and an optional parenthesis ("Other Great Choices (often
  * under $100):").
  */
-const INNER_TITLE = /(?<=^|[^\p{L}\s]|[.!?]\s+)\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’&/-]+){0,6}(?:[ \t]*\([^()]{0,60}\))?[ \t]*[:：]/gu
+const INNER_TITLE = /(?<=^|[^\p{L}\s]|[.!?]\s+)\p{Lu}[\p{L}'’-]*(?:[ \t]+[\p{L}'’&/-]+){0,6}(?:[ \t]*\([^()]{0,60}\))?(?:[ \t]*[:：]|\u00a0(?=\p{Lu}))/gu
 
 /**
  * The "other options" titles (others: true) and generic section titles (others: false) in a
  * sentence, by offset in it; null when it has neither (most sentences: checked on the colon first).
  */
 function innerTitles(text: string, open: boolean): { at: number; others: boolean }[] | null {
-  if (!text.includes(':') && !text.includes('：')) return null
+  // (Google AI Mode also ends a title with a no-break space: "Other High-Performance Blenders\u00a0Breville …".)
+  if (!text.includes(':') && !text.includes('：') && !text.includes('\u00a0')) return null
   // Only a section that is open can close here; otherwise the sentence needs an "other
   // options" title's first word, capitalised (most sentences have none: skip the scan).
   if (!open && !OTHERS_FIRST.test(text)) return null
   let found: { at: number; others: boolean }[] | null = null
   for (const m of text.matchAll(INNER_TITLE)) {
-    const title = m[0].replace(/\([^()]*\)[ \t]*[:：]$/, '')
+    const title = m[0].replace(/\([^()]*\)[ \t]*[:：]$/, '').replace(/\u00a0$/, ':')
     const others = isOthersTitle(title)
     if (!others && !isSectionTitle(title)) continue
     ;(found ??= []).push({ at: m.index, others })
@@ -240,7 +271,18 @@ function indent(spaces: string): number {
  */
 export function layoutOf(content: string, sentences: readonly ScoredSentence[]): SentenceLayout[] {
   const lines = readLines(content)
-  const out: SentenceLayout[] = sentences.map(() => ({ leads: [], weight: null, spec: false, label: false, listing: null, items: null, itemLead: null, guide: null, picks: null }))
+  const out: SentenceLayout[] = sentences.map(() => ({
+    leads: [],
+    weight: null,
+    spec: false,
+    label: false,
+    listing: null,
+    items: null,
+    itemLead: null,
+    guide: null,
+    picks: null,
+    field: null,
+  }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
   const stack: { rank: number; sentence: number; label: BlockWeight }[] = []
@@ -257,6 +299,14 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
   let s = 0
   for (const line of lines) {
     if (line.blank) continue
+    // A thematic break ends every block above it: answers put one between a product's
+    // section and the next or the closing remarks ("### 5. Samsung Galaxy Buds Pro" … "---"
+    // / "What features matter most to you?"), which are not the last product's lines.
+    if (line.rule) {
+      stack.length = 0
+      previousLead = null
+      continue
+    }
     if (rankedRank !== null && line.rank <= rankedRank) rankedRank = null
     if (othersRank !== null && line.rank <= othersRank) othersRank = null
     if (guide !== null && line.rank <= guide) guide = null
@@ -311,8 +361,9 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
         else if (spans.length > 0) out[k].listing = spans
       }
       out[k].leads = enclosing
+      out[k].field = fieldEnd(sentence)
       out[k].weight = line.inlineLabel ?? weight
-      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference
+      out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference || line.sectionTitle
       out[k].label = line.label !== null
       // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
       // from its title to the next title that is not one: the brands it names are examples
@@ -364,7 +415,44 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       stack.push({ rank: (stack[stack.length - 1]?.rank ?? 0) + 1, sentence: -1, label: line.label })
     } else if (line.lead || line.label) stack.push({ rank: line.rank, sentence: line.label ? -1 : leadSentence, label: line.label })
   }
+  // A product's name as a bare link ("[Soundcore Sport X10 True Wireless Earbuds](https://…)"):
+  // a name, whose words ("True", "High Performance") judge nothing; a ranked pick keeps its rank.
+  for (let k = 0; k < sentences.length; k++) if (out[k].picks === null && LINK_ONLY.test(sentences[k].text)) out[k].spec = true
   return out
+}
+
+/** A markdown link and nothing else but bold markers and a closing colon. */
+const LINK_ONLY = /^[\s*_]*\[[^\]]+\]\((?:[^()\s]|\([^()\s]*\))*\)[\s*_:：]*$/
+
+/** A leading bold field label and the space after it: "**Why It's Great:** ", "**Best for**: ". */
+const FIELD_LABEL = /^(?:\*\*|__)[^*_\n:：]{1,60}(?:[:：](?:\*\*|__)|(?:\*\*|__)[:：])[ \t\u00a0]*/
+
+/** The absolute offset where the text after a sentence's leading bold field label starts (a label of at most six words, text after it), or null. */
+function fieldEnd(sentence: ScoredSentence): number | null {
+  if (sentence.text.charCodeAt(0) !== 42 && sentence.text.charCodeAt(0) !== 95) return null
+  const m = FIELD_LABEL.exec(sentence.text)
+  if (!m || m[0].length >= sentence.text.length || m[0].trim().split(/\s+/).length > FIELD_WORDS) return null
+  return sentence.start + m[0].length
+}
+
+/** The most words a leading field label has ("Why It's a Great Pick"). */
+const FIELD_WORDS = 6
+
+/** The part of a sentence from absolute offset `at` on, as a sentence of its own (its tokens from the first one starting there), or null when no token does. */
+export function sentenceFrom(sentence: ScoredSentence, at: number): ScoredSentence | null {
+  const tokens = sentence.tokens
+  if (!tokens) return null
+  let from = tokens.from
+  while (from <= tokens.to && tokens.offset + tokens.start[from] < at) from++
+  if (from > tokens.to) return null
+  let sum = 0
+  let scored = 0
+  for (let t = from; t <= tokens.to; t++)
+    if (tokens.score[t] !== 0) {
+      sum += tokens.score[t]
+      scored++
+    }
+  return { start: at, end: sentence.end, text: sentence.text.slice(at - sentence.start), sentiment: scored === 0 ? 0 : sum / scored, tokens: { ...tokens, from } }
 }
 
 /** Marks a lead line's first sentence as naming a ranked pick (see SentenceLayout.picks). */
@@ -565,6 +653,16 @@ export function isNamedInPassing(sentence: ScoredSentence, start: number): boole
   if (!tokens) return false
   let t = tokens.to
   while (t > tokens.from && tokens.offset + tokens.start[t] > start) t--
+  // An aside in parentheses ("Spatial audio (Apple ecosystem bonus)"): a parenthesis opened
+  // before the name and not closed before it, unless it holds only names, a product's maker
+  // ("Eero Pro 6E (Amazon)", "(by Amazon)").
+  for (let k = t - 1, depth = 0; k >= tokens.from; k--) {
+    if (tokens.word[k] === ')') depth++
+    else if (tokens.word[k] === '(' && depth-- === 0) {
+      for (let j = k + 1; j <= tokens.to && tokens.word[j] !== ')'; j++) if (!MAKER_WORD.test(tokens.value[j])) return true
+      return false
+    }
+  }
   for (let k = t - 1, seen = 0; k >= tokens.from && seen < PASSING_REACH; k--, seen++) {
     const word = tokens.word[k]
     if (PASSING.has(word)) return true
@@ -572,6 +670,9 @@ export function isNamedInPassing(sentence: ScoredSentence, start: number): boole
   }
   return false
 }
+
+/** A word of a maker's name in parentheses: capitalised, a number, "&", "by". */
+const MAKER_WORD = /^(?:[\p{Lu}\p{N}]|&$|by$)/u
 
 /** How many tokens back a "with"/"for" may stand from the name ("with Alexa, Google Assistant and Apple HomeKit"). */
 const PASSING_REACH = 6

@@ -16,7 +16,7 @@ interface LexiconFile {
   costs?: { nouns: string[]; low: string[]; high: string[]; score: number; reason: string }
   blocks: Record<'pros' | 'cons', { labels: string[]; score: number; reason: string }>
   sections: { titles: string[]; reason: string }
-  others: { first: string[]; last: string[]; reason: string }
+  others: { first: string[]; last: string[]; reason: string; anyLast?: string[]; anyLastReason?: string; notLast?: string[]; notLastReason?: string }
   chrome?: { phrases: string[]; reason: string }
   guides?: { words: string[]; reason: string }
   ranks?: { first: string[]; words: string[]; reason: string }
@@ -52,8 +52,11 @@ export interface SentimentLexicon {
   blocks: { pros: ReadonlySet<string>; cons: ReadonlySet<string>; prosScore: number; consScore: number }
   /** heading titles that name a section, not a product (lower-cased) */
   sections: ReadonlySet<string>
-  /** an "other options" section title: its first word is one of `first` and its last one of `last` */
-  others: { first: ReadonlySet<string>; last: ReadonlySet<string> }
+  /**
+   * an "other options" section title: its first word is one of `first` and its last one of
+   * `last`, or its first word one of `anyLast` (written as a title) and its last not one of `notLast`
+   */
+  others: { first: ReadonlySet<string>; last: ReadonlySet<string>; anyLast: ReadonlySet<string>; notLast: ReadonlySet<string> }
   /** the answer engine's interface text ("Your feedback helps Google improve"): a sentence holding it is neutral */
   chrome: RegExp | null
   /** words of a buying guide's section title ("Things to Consider", "Tips"), lower-cased */
@@ -119,7 +122,12 @@ export function loadSentimentLexicon(json = readFileSync(new URL('./data/sentime
       consScore: raw.blocks.cons.score,
     },
     sections: new Set([...(raw.sections?.titles ?? []), ...raw.blocks.pros.labels, ...raw.blocks.cons.labels]),
-    others: { first: new Set(raw.others?.first ?? []), last: new Set(raw.others?.last ?? []) },
+    others: {
+      first: new Set(raw.others?.first ?? []),
+      last: new Set(raw.others?.last ?? []),
+      anyLast: new Set(raw.others?.anyLast ?? []),
+      notLast: new Set(raw.others?.notLast ?? []),
+    },
     chrome: raw.chrome?.phrases.length ? new RegExp(raw.chrome.phrases.map((p) => p.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'i') : null,
     guides: raw.guides?.words ?? [],
     ranks: { first: raw.ranks?.first ?? [], words: raw.ranks?.words ?? [] },

@@ -35,6 +35,15 @@ const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+•][ \t]+)?(?:(?:\
 
 /** What a comparative verb says of its subject ("X beats Y": X +0.5; Y gets the opposite). */
 const COMPARATIVE_SCORE = 0.5
+/** A colon before a letter with no space ("Pros:Secure", "Edge 40:Offers"); see isRunInColon. */
+const RUN_IN_COLON = /:(?=\p{L})/gu
+
+/** The colon at `at` ends a word ("Pros:", "40:", "**Pros**:"), not a URL's part ("…/a:b", "https:"): nothing before it back to a space holds a slash or a colon. */
+function isRunInColon(line: string, at: number): boolean {
+  if (at === 0 || !/[\p{L}\p{N})\]*]/u.test(line[at - 1])) return false
+  for (let i = at - 1; i >= 0 && !/\s/.test(line[i]); i--) if (line[i] === '/' || line[i] === ':') return false
+  return true
+}
 
 /** How many tokens after a negation word it still negates ("not very good": 2). */
 const NEGATION_REACH = 4
@@ -55,7 +64,10 @@ export function scoreSentences(text: string): ScoredSentence[] {
 }
 
 function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[]): void {
-  const parse = winkParse(line)
+  // "Pros:Secure fit", "Sony:Durable": wink reads a colon run into a capital as an emoticon
+  // (":S", ":D", ":P") and drops the word's first letter; it reads the line with a space there.
+  // Offsets are still found in `line` (the tokens are the same strings).
+  const parse = winkParse(line.includes(':') ? line.replace(RUN_IN_COLON, (colon, at: number) => (isRunInColon(line, at) ? ': ' : colon)) : line)
   let { values, negated, pos, spans } = parse
 
   // wink reports sentences as token ranges. Token offsets are recovered by finding each
