@@ -72,7 +72,17 @@ export async function connect(options: {
     // A checked-out client between queries has no listener of its own; a server shutdown
     // would emit an unhandled 'error' and kill the process. The query still rejects, and
     // the pool drops the broken client on release.
-    pool.on('connect', (client) => client.on('error', () => {}))
+    pool.on('connect', (client) => {
+      client.on('error', () => {})
+      // No JIT compilation for the app's statements. PostgreSQL compiles a statement whose
+      // estimated cost passes jit_above_cost, and estimates grow with the tables, not with
+      // what a workspace reads: at 11M answers the dashboard under a tags and models filter
+      // (a rollup read of ~1,700 pages, 30 ms) was compiled on every request, 40–46 ms of
+      // JIT each, three times its time on a 1M database (README, "Beyond one server"). The
+      // rollup rebuild already ran without it (REBUILD_SETTINGS). Queued on the new client
+      // before the checkout's first query; a server without JIT ignores the setting.
+      client.query('set jit = off').catch(() => {})
+    })
     return { backend: 'postgres', dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }), pool, afterDestroy: () => {} }
   }
   const parsers = {
