@@ -284,7 +284,7 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
  * which took 18 s where the sort took 8 (src/rollups/README.md, Performance). At most this
  * much per sort or hash node, for the duration of one statement.
  */
-const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB', enable_hashagg: 'off' }
+const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB' }
 
 /**
  * Hash aggregation stays as it was for families whose select keeps few of its rows
@@ -294,15 +294,19 @@ const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB'
  */
 const hashAggregates = (unit: readonly RollupFamily[]) => unit.some((f) => f.fewGroups)
 
+/**
+ * Runs `fn` under REBUILD_SETTINGS; `fn` sets enable_hashagg per statement (off, or
+ * `previous('enable_hashagg')`). All of them are restored after.
+ */
 async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => string) => Promise<T>): Promise<T> {
-  const settings = Object.entries(REBUILD_SETTINGS)
+  const names = [...Object.keys(REBUILD_SETTINGS), 'enable_hashagg']
   const { rows } = await sql<{ previous: string[] }>`
     select array_agg(current_setting(s.name) order by s.i) as previous
-    from unnest(${settings.map(([name]) => name)}::text[]) with ordinality as s(name, i)`.execute(trx)
-  for (const [name, value] of settings) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
-  const previous = (name: string) => rows[0].previous[settings.findIndex(([n]) => n === name)]
+    from unnest(${names}::text[]) with ordinality as s(name, i)`.execute(trx)
+  for (const [name, value] of Object.entries(REBUILD_SETTINGS)) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
+  const previous = (name: string) => rows[0].previous[names.indexOf(name)]
   const result = await fn(previous)
-  for (const [name] of settings) await sql`select set_config(${name}, ${previous(name)}, true)`.execute(trx)
+  for (const name of names) await sql`select set_config(${name}, ${previous(name)}, true)`.execute(trx)
   return result
 }
 
@@ -319,9 +323,18 @@ async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => 
  * families, most of whose rows keep their values) writes nothing now. Returns the CTEs, in
  * order; `tag` makes their names unique within the statement.
  */
-function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: string, order: readonly string[], tag: string): RawBuilder<unknown>[] {
+function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: string, order: readonly string[], tag: string, empty: boolean): RawBuilder<unknown>[] {
   const measureNames = plan.measures.map(([m]) => m)
   const table = sql.table(plan.table)
+  // No row of the workspace to compare with (bench:data, a new table's first rebuild): every
+  // computed row is new, so they go straight in, without the full join and the materialized
+  // difference in between.
+  if (empty) {
+    return [
+      sql`${sql.ref(`rebuild_insert_${tag}`)} as (insert into ${table} (${names([...plan.keys, ...measureNames])})
+        select ${refs('c', [...plan.keys, ...measureNames])} from (${rows}) c order by ${refs('c', order)})`,
+    ]
+  }
   const diff = sql.ref(`rebuild_diff_${tag}`)
   const sameKey = (a: string, b: string) =>
     sql.join(
@@ -358,41 +371,88 @@ function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: st
   ]
 }
 
+/** The tables of these families that hold no row of the workspace (an index probe each). */
+async function tablesWithoutRows(trx: DB, workspaceId: string, unit: readonly RollupFamily[]): Promise<Set<string>> {
+  const empty = new Set<string>()
+  for (const { table } of unit.flatMap((f) => plansOf(f))) {
+    const { rows } = await sql<{ found: boolean }>`select exists (select from ${sql.table(table)} where workspace_id = ${workspaceId}) as found`.execute(trx)
+    if (!rows[0].found) empty.add(table)
+  }
+  return empty
+}
+
+/** One statement of a rebuild: the tables it fills, and whether the planner may hash its aggregates. */
+interface RebuildStep {
+  statement: RawBuilder<unknown>
+  tables: string[]
+  hashAggregates: boolean
+}
+
 /**
  * One family's rebuild, with the folds of it (`unit`: the family, then folds of it whose
- * measures are sums): its select once over the workspace's facts, each coarser bucket
- * folded from the next finer one (a year from four quarters' rows, not 365 days'), and a
- * fold's table from the source's rows at that bucket (mention-stats-by-provider's months
- * sum monthly_mention_stats' rows over the models, not the daily rows). Each table gets the
- * difference from its current rows (replaceRows).
+ * measures are sums), a statement per time bucket. The first runs the family's select once
+ * over the workspace's facts and fills its daily table (or its one table); each coarser
+ * bucket is then folded from the rows the finer table now holds (a year from four quarters'
+ * rows, not 365 days'), and a fold's table from the source's rows at that bucket
+ * (mention-stats-by-provider's months sum the monthly mention rows over the models, not the
+ * daily rows). Each table gets the difference from its current rows (replaceRows), so after
+ * a step the finer table holds exactly the computed rows, and folding them is folding those.
+ *
+ * Folds are statements of their own so that the planner may hash them: a month has a fifth
+ * of its days' rows or fewer, and in the one statement they were sorts, since the select's
+ * grouping needs hash aggregation off (hashAggregates). At 300,000 responses the sort of
+ * daily_mention_stats' 596,875 rows for the months took 4.8 s under EXPLAIN ANALYZE (text
+ * and text[] keys compared by collation), their hash aggregate under a second; at 10M the
+ * sort no longer fits in memory while a month's groups mostly do.
  */
-function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, order: ReadonlyMap<string, string[]>): RawBuilder<unknown> {
+function rebuildSteps(unit: readonly RollupFamily[], workspaceId: string, order: ReadonlyMap<string, string[]>, empty: ReadonlySet<string>): RebuildStep[] {
   const [source] = unit
   const measures = Object.entries(source.measures)
-  const select = source.select(scopeSql({ workspaceId }))
+  const measureNames = measures.map(([m]) => m)
   const all = unit.flatMap((f) => plansOf(f).map((plan) => ({ f, plan })))
-  const rowsAt = (bucket: Bucket | null) => `rebuild_${bucket ?? 'day'}`
-  const ctes: RawBuilder<unknown>[] = [sql`${sql.ref(rowsAt('day'))} as materialized (${select})`]
-  const needed = new Set(all.map(({ plan }) => plan.bucket))
+  const rows = sql.ref('rebuild_rows')
+  const write = (plan: TablePlan, f: RollupFamily, bucket: Bucket, i: number) =>
+    replaceRows(
+      plan,
+      f === source
+        ? sql`select * from ${rows}`
+        : // A fold sums the source's rows at its bucket over the dimensions it leaves out.
+          sql`select * from (${foldRows(sql`select workspace_id, ${sql.ref(bucket)} as day, ${names([...source.dimensions, ...measureNames])} from ${rows}`, f.dimensions, measureNames)})
+            f (${names(['workspace_id', bucket, ...f.dimensions, ...measureNames])})`,
+      workspaceId,
+      order.get(plan.table) ?? plan.keys,
+      String(i),
+      empty.has(plan.table),
+    )
+  const stepOf = (from: RawBuilder<unknown>, bucket: Bucket | null, hashAggregates: boolean): RebuildStep | null => {
+    const here = all.filter(({ plan }) => plan.bucket === bucket)
+    if (here.length === 0) return null
+    const ctes = [sql`${rows} as materialized (${from})`, ...here.flatMap(({ f, plan }, i) => write(plan, f, bucket ?? 'day', i))]
+    // Data-modifying CTEs run to completion whether or not the statement reads them.
+    return { statement: sql`with ${sql.join(ctes)} select 1`, tables: here.map(({ plan }) => plan.table), hashAggregates }
+  }
+  const select = source.select(scopeSql({ workspaceId }))
+  const tables = source.tables
+  if ('none' in tables) return [stepOf(select, null, hashAggregates(unit))].filter((s) => s !== null)
+  const steps = [stepOf(select, 'day', hashAggregates(unit))]
+  // The finer rows a bucket is folded from: the source's table at the finer bucket, which the
+  // previous step made right, or (no such table) those rows computed again in the statement.
+  const tableOf = (bucket: Bucket) => (bucket === 'day' ? tables.day : tables[bucket])
+  const finerRows = (bucket: Bucket, computed: RawBuilder<unknown>) => {
+    const table = tableOf(bucket)
+    return table ? sql`(select ${names(['workspace_id', bucket, ...source.dimensions, ...measureNames])} from ${sql.table(table)} where workspace_id = ${workspaceId})` : computed
+  }
   let finer: Bucket = 'day'
+  let computed = sql`(${select})`
+  const needed = new Set(all.map(({ plan }) => plan.bucket))
   for (const bucket of CALENDAR_UNITS) {
     if (!CALENDAR_UNITS.slice(CALENDAR_UNITS.indexOf(bucket)).some((b) => needed.has(b))) break
-    ctes.push(sql`${sql.ref(rowsAt(bucket))} as materialized (${foldBucket(sql.ref(rowsAt(finer)), finer, bucket, source.dimensions, measures)})`)
+    const folded = foldBucket(finerRows(finer, computed), finer, bucket, source.dimensions, measures)
+    steps.push(stepOf(folded, bucket, true))
+    computed = sql`(${folded})`
     finer = bucket
   }
-  const measureNames = measures.map(([m]) => m)
-  all.forEach(({ f, plan }, i) => {
-    const bucket = plan.bucket ?? 'day'
-    const rows =
-      f === source
-        ? sql`select * from ${sql.ref(rowsAt(bucket))}`
-        : // A fold sums the source's rows at its bucket over the dimensions it leaves out.
-          sql`select * from (${foldRows(sql`select workspace_id, ${sql.ref(bucket)} as day, ${names([...source.dimensions, ...measureNames])} from ${sql.ref(rowsAt(bucket))}`, f.dimensions, measureNames)})
-            f (${names(['workspace_id', bucket, ...f.dimensions, ...measureNames])})`
-    ctes.push(...replaceRows(plan, rows, workspaceId, order.get(plan.table) ?? plan.keys, String(i)))
-  })
-  // Data-modifying CTEs run to completion whether or not the statement reads them.
-  return sql`with ${sql.join(ctes)} select 1`
+  return steps.filter((s) => s !== null)
 }
 
 /**
@@ -410,7 +470,7 @@ function rebuildUnits(rest: readonly RollupFamily[]): RollupFamily[][] {
  * statement held every family's sorts and hashes at once and could not be given memory for
  * them.
  */
-async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onFamily?: (f: RollupFamily) => void): Promise<void> {
+async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onTable?: (table: string) => void): Promise<void> {
   if (rest.length === 0) return
   const order = await primaryKeyOrder(
     trx,
@@ -418,9 +478,11 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
   )
   await withRebuildSettings(trx, async (previous) => {
     for (const unit of rebuildUnits(rest)) {
-      await sql`select set_config('enable_hashagg', ${hashAggregates(unit) ? previous('enable_hashagg') : REBUILD_SETTINGS.enable_hashagg}, true)`.execute(trx)
-      await rebuildStatement(unit, workspaceId, order).execute(trx)
-      for (const f of unit) onFamily?.(f)
+      for (const step of rebuildSteps(unit, workspaceId, order, await tablesWithoutRows(trx, workspaceId, unit))) {
+        await sql`select set_config('enable_hashagg', ${step.hashAggregates ? previous('enable_hashagg') : 'off'}, true)`.execute(trx)
+        await step.statement.execute(trx)
+        for (const table of step.tables) onTable?.(table)
+      }
     }
   })
 }
@@ -452,9 +514,7 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
       }>`select reltuples < 0 or ${numbered} > reltuples / 10 + 1000 as stale from pg_class where oid = to_regclass('workspace_url')`.execute(trx)
       if (rows[0]?.stale) await sql`analyze workspace_url`.execute(trx)
     }
-    await rebuildRest(trx, workspaceId, rest, (f) => {
-      for (const plan of plansOf(f)) options.onTable?.(plan.table)
-    })
+    await rebuildRest(trx, workspaceId, rest, options.onTable)
     await bumpDataVersion(trx, workspaceId)
   })
 }
