@@ -2,7 +2,8 @@
 // (scope = a batch's responses), retraction of the mention families, rebuild of a
 // workspace. A batch is two statements (URL numbering, then every other table), reading
 // its facts by index ((workspace_id, id) for responses, (workspace_id, response_id, …) for
-// mentions and citations); a rebuild is a delete and an insert per table.
+// mentions and citations); a rebuild is a statement per family and time bucket, writing each
+// table's difference from the facts (or, into a table without the workspace's rows, its rows).
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.js'
 import { CALENDAR_UNITS, type CalendarUnit } from '../core/date-range.js'
@@ -279,7 +280,8 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
  * `work_mem` and `enable_hashagg`: the grouping sorts (751,765 mentions for mention-stats at
  * 300,000 responses: 145 MB) and the hash full joins of replaceRows (the table's rows of the
  * workspace) fit in memory instead of external merges and 37-batch hashes, 19.2 s against
- * 22.5 s for mention-stats' statement in the same minute; aggregates stay sorts, since with
+ * 22.5 s for mention-stats' statement in the same minute; the selects' aggregates stay sorts
+ * (hash aggregation off per statement: selectAggregation), since with
  * this much memory the planner chose a hash aggregate of nearly as many groups as facts,
  * which took 18 s where the sort took 8 (src/rollups/README.md, Performance). At most this
  * much per sort or hash node, for the duration of one statement.
@@ -292,14 +294,29 @@ const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB'
  * domain_provider_days 11.6 against 2.6, daily_brand_domain_stats 11.0 against 9.6
  * (300,000 responses, the same run).
  */
-const hashAggregates = (unit: readonly RollupFamily[]) => unit.some((f) => f.fewGroups)
+const selectAggregation = (unit: readonly RollupFamily[]): Aggregation => (unit.some((f) => f.fewGroups) ? 'planner' : 'sort')
 
 /**
- * Runs `fn` under REBUILD_SETTINGS; `fn` sets enable_hashagg per statement (off, or
- * `previous('enable_hashagg')`). All of them are restored after.
+ * How a rebuild statement aggregates: `sort` (hash aggregation off), as the planner chooses,
+ * or `hash` (sorts off, so aggregates hash; the ordered inserts still sort, having no other
+ * plan). A fold reads the finer table its previous statement has just filled, whose
+ * statistics are those of before the rebuild (98 rows of daily_mention_stats' 596,875 at
+ * 300,000 responses into emptied tables): planned as a few rows it was a sort, 3.7 s of
+ * the monthly statement's 11 under EXPLAIN ANALYZE.
+ */
+type Aggregation = 'sort' | 'planner' | 'hash'
+const AGGREGATION_SETTINGS: Record<Aggregation, (previous: (name: string) => string) => Record<string, string>> = {
+  sort: (previous) => ({ enable_hashagg: 'off', enable_sort: previous('enable_sort') }),
+  planner: (previous) => ({ enable_hashagg: previous('enable_hashagg'), enable_sort: previous('enable_sort') }),
+  hash: () => ({ enable_hashagg: 'on', enable_sort: 'off' }),
+}
+
+/**
+ * Runs `fn` under REBUILD_SETTINGS; `fn` sets enable_hashagg and enable_sort per statement
+ * (AGGREGATION_SETTINGS). All of them are restored after.
  */
 async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => string) => Promise<T>): Promise<T> {
-  const names = [...Object.keys(REBUILD_SETTINGS), 'enable_hashagg']
+  const names = [...Object.keys(REBUILD_SETTINGS), 'enable_hashagg', 'enable_sort']
   const { rows } = await sql<{ previous: string[] }>`
     select array_agg(current_setting(s.name) order by s.i) as previous
     from unnest(${names}::text[]) with ordinality as s(name, i)`.execute(trx)
@@ -385,7 +402,7 @@ async function tablesWithoutRows(trx: DB, workspaceId: string, unit: readonly Ro
 interface RebuildStep {
   statement: RawBuilder<unknown>
   tables: string[]
-  hashAggregates: boolean
+  aggregation: Aggregation
 }
 
 /**
@@ -400,7 +417,7 @@ interface RebuildStep {
  *
  * Folds are statements of their own so that the planner may hash them: a month has a fifth
  * of its days' rows or fewer, and in the one statement they were sorts, since the select's
- * grouping needs hash aggregation off (hashAggregates). At 300,000 responses the sort of
+ * grouping needs hash aggregation off (selectAggregation). At 300,000 responses the sort of
  * daily_mention_stats' 596,875 rows for the months took 4.8 s under EXPLAIN ANALYZE (text
  * and text[] keys compared by collation), their hash aggregate under a second; at 10M the
  * sort no longer fits in memory while a month's groups mostly do.
@@ -424,17 +441,17 @@ function rebuildSteps(unit: readonly RollupFamily[], workspaceId: string, order:
       String(i),
       empty.has(plan.table),
     )
-  const stepOf = (from: RawBuilder<unknown>, bucket: Bucket | null, hashAggregates: boolean): RebuildStep | null => {
+  const stepOf = (from: RawBuilder<unknown>, bucket: Bucket | null, aggregation: Aggregation): RebuildStep | null => {
     const here = all.filter(({ plan }) => plan.bucket === bucket)
     if (here.length === 0) return null
     const ctes = [sql`${rows} as materialized (${from})`, ...here.flatMap(({ f, plan }, i) => write(plan, f, bucket ?? 'day', i))]
     // Data-modifying CTEs run to completion whether or not the statement reads them.
-    return { statement: sql`with ${sql.join(ctes)} select 1`, tables: here.map(({ plan }) => plan.table), hashAggregates }
+    return { statement: sql`with ${sql.join(ctes)} select 1`, tables: here.map(({ plan }) => plan.table), aggregation }
   }
   const select = source.select(scopeSql({ workspaceId }))
   const tables = source.tables
-  if ('none' in tables) return [stepOf(select, null, hashAggregates(unit))].filter((s) => s !== null)
-  const steps = [stepOf(select, 'day', hashAggregates(unit))]
+  if ('none' in tables) return [stepOf(select, null, selectAggregation(unit))].filter((s) => s !== null)
+  const steps = [stepOf(select, 'day', selectAggregation(unit))]
   // The finer rows a bucket is folded from: the source's table at the finer bucket, which the
   // previous step made right, or (no such table) those rows computed again in the statement.
   const tableOf = (bucket: Bucket) => (bucket === 'day' ? tables.day : tables[bucket])
@@ -448,7 +465,7 @@ function rebuildSteps(unit: readonly RollupFamily[], workspaceId: string, order:
   for (const bucket of CALENDAR_UNITS) {
     if (!CALENDAR_UNITS.slice(CALENDAR_UNITS.indexOf(bucket)).some((b) => needed.has(b))) break
     const folded = foldBucket(finerRows(finer, computed), finer, bucket, source.dimensions, measures)
-    steps.push(stepOf(folded, bucket, true))
+    steps.push(stepOf(folded, bucket, 'hash'))
     computed = sql`(${folded})`
     finer = bucket
   }
@@ -464,11 +481,11 @@ function rebuildUnits(rest: readonly RollupFamily[]): RollupFamily[][] {
 }
 
 /**
- * Recomputes the tables of these families (none of them a numbering table), a statement per
- * family: its select runs once over the workspace's facts (a materialized CTE) and feeds its
- * daily, monthly, quarterly and yearly tables and the folds of it. All families in one
- * statement held every family's sorts and hashes at once and could not be given memory for
- * them.
+ * Recomputes the tables of these families (none of them a numbering table), statements per
+ * family (rebuildSteps): its select runs once over the workspace's facts and fills its daily
+ * table; its monthly, quarterly and yearly tables and the folds of it follow, each from the
+ * finer rows. All families in one statement held every family's sorts and hashes at once and
+ * could not be given memory for them.
  */
 async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onTable?: (table: string) => void): Promise<void> {
   if (rest.length === 0) return
@@ -479,7 +496,7 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
   await withRebuildSettings(trx, async (previous) => {
     for (const unit of rebuildUnits(rest)) {
       for (const step of rebuildSteps(unit, workspaceId, order, await tablesWithoutRows(trx, workspaceId, unit))) {
-        await sql`select set_config('enable_hashagg', ${step.hashAggregates ? previous('enable_hashagg') : 'off'}, true)`.execute(trx)
+        for (const [name, value] of Object.entries(AGGREGATION_SETTINGS[step.aggregation](previous))) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
         await step.statement.execute(trx)
         for (const table of step.tables) onTable?.(table)
       }
@@ -488,8 +505,8 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
 }
 
 /**
- * Recomputes a workspace's rollups from its facts in one transaction (delete + insert from
- * each family's select), then bumps the data version so cached reads are dropped.
+ * Recomputes a workspace's rollups from its facts in one transaction (each table given the
+ * difference from its family's select), then bumps the data version so cached reads are dropped.
  */
 export async function rebuildRollups(db: DB, workspaceId: string, options: RebuildOptions = {}): Promise<void> {
   const selected = options.families ? FAMILIES.filter((f) => options.families!.includes(f.name)) : FAMILIES
