@@ -2,7 +2,11 @@
 // groups bench/generate-data.ts runs at once: the facts each reads), this checkout's code
 // against a baseline commit's (its src/ extracted under scratch/, the yardstick measured in
 // the same run), alternately, and checks both leave the same rows (a digest of every table):
-//   DATABASE_URL=postgres://… npx tsx bench/rollup-rebuild.ts --dataset bench/.dataset-rs.json --baseline f536900 [--rounds 2] [--work-mem 64MB]
+//   DATABASE_URL=postgres://… npx tsx bench/rollup-rebuild.ts --dataset bench/.dataset-rs.json --baseline f536900 [--rounds 2] [--work-mem 64MB] [--empty]
+// Without --empty each run rebuilds over the rows the previous run left (a repair, `beacon
+// rollups rebuild`: the difference is written); with --empty each run first deletes the
+// group's rows of the workspace and vacuums, so the rebuild fills empty tables as
+// bench:data's rollup phase does.
 // Prints and writes (bench/results/rollup-rebuild.json, --out) each run's seconds per group and
 // per statement (the tables a statement fills, timed between rebuildRollups' onTable calls)
 // and each table's rows. The rebuild rewrites the workspace's rollups: run it on a database
@@ -24,6 +28,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/results/rollup-rebuild.json' },
     // Only these groups (comma-separated: mention, citation, response).
     groups: { type: 'string', default: 'mention,citation,response' },
+    // Rebuild into tables without the workspace's rows (bench:data), not over them.
+    empty: { type: 'boolean', default: false },
   },
 })
 const dataset = JSON.parse(readFileSync(values.dataset, 'utf8')) as { workspace_id: string }
@@ -92,7 +98,10 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     for (const mode of round % 2 === 1 ? modes : [...modes].reverse()) {
       // Each run starts from tables without the dead rows of the previous one (a rebuild
       // deletes and inserts every row; unvacuumed, the next one's unique checks visit them).
-      for (const table of tablesOf(group.families)) await sql`vacuum ${sql.table(table)}`.execute(db)
+      for (const table of tablesOf(group.families)) {
+        if (values.empty) await sql`delete from ${sql.table(table)} where workspace_id = ${dataset.workspace_id}`.execute(db)
+        await sql`vacuum ${sql.table(table)}`.execute(db)
+      }
       const started = performance.now()
       let last = started
       const statements: Record<string, number> = {}
@@ -128,6 +137,7 @@ for (let round = 1; round <= Number(values.rounds); round++) {
 }
 const total = (mode: string) => round1(results.filter((r) => r.mode === mode).reduce((n, r) => n + r.seconds, 0))
 const summary = {
+  target: values.empty ? 'empty tables' : 'existing rows',
   work_mem: workMem,
   rounds: Number(values.rounds),
   results,

@@ -2,7 +2,8 @@
 // (scope = a batch's responses), retraction of the mention families, rebuild of a
 // workspace. A batch is two statements (URL numbering, then every other table), reading
 // its facts by index ((workspace_id, id) for responses, (workspace_id, response_id, …) for
-// mentions and citations); a rebuild is a delete and an insert per table.
+// mentions and citations); a rebuild is a statement per family and time bucket, writing each
+// table's difference from the facts (or, into a table without the workspace's rows, its rows).
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.js'
 import { CALENDAR_UNITS, type CalendarUnit } from '../core/date-range.js'
@@ -279,12 +280,13 @@ async function primaryKeyOrder(db: DB, plans: readonly TablePlan[]): Promise<Map
  * `work_mem` and `enable_hashagg`: the grouping sorts (751,765 mentions for mention-stats at
  * 300,000 responses: 145 MB) and the hash full joins of replaceRows (the table's rows of the
  * workspace) fit in memory instead of external merges and 37-batch hashes, 19.2 s against
- * 22.5 s for mention-stats' statement in the same minute; aggregates stay sorts, since with
+ * 22.5 s for mention-stats' statement in the same minute; the selects' aggregates stay sorts
+ * (hash aggregation off per statement: selectAggregation), since with
  * this much memory the planner chose a hash aggregate of nearly as many groups as facts,
  * which took 18 s where the sort took 8 (src/rollups/README.md, Performance). At most this
  * much per sort or hash node, for the duration of one statement.
  */
-const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB', enable_hashagg: 'off' }
+const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB' }
 
 /**
  * Hash aggregation stays as it was for families whose select keeps few of its rows
@@ -292,17 +294,36 @@ const REBUILD_SETTINGS: Record<string, string> = { jit: 'off', work_mem: '256MB'
  * domain_provider_days 11.6 against 2.6, daily_brand_domain_stats 11.0 against 9.6
  * (300,000 responses, the same run).
  */
-const hashAggregates = (unit: readonly RollupFamily[]) => unit.some((f) => f.fewGroups)
+const selectAggregation = (unit: readonly RollupFamily[]): Aggregation => (unit.some((f) => f.fewGroups) ? 'planner' : 'sort')
 
+/**
+ * How a rebuild statement aggregates: `sort` (hash aggregation off), as the planner chooses,
+ * or `hash` (sorts off, so aggregates hash; the ordered inserts still sort, having no other
+ * plan). A fold reads the finer table its previous statement has just filled, whose
+ * statistics are those of before the rebuild (98 rows of daily_mention_stats' 596,875 at
+ * 300,000 responses into emptied tables): planned as a few rows it was a sort, 3.7 s of
+ * the monthly statement's 11 under EXPLAIN ANALYZE.
+ */
+type Aggregation = 'sort' | 'planner' | 'hash'
+const AGGREGATION_SETTINGS: Record<Aggregation, (previous: (name: string) => string) => Record<string, string>> = {
+  sort: (previous) => ({ enable_hashagg: 'off', enable_sort: previous('enable_sort') }),
+  planner: (previous) => ({ enable_hashagg: previous('enable_hashagg'), enable_sort: previous('enable_sort') }),
+  hash: () => ({ enable_hashagg: 'on', enable_sort: 'off' }),
+}
+
+/**
+ * Runs `fn` under REBUILD_SETTINGS; `fn` sets enable_hashagg and enable_sort per statement
+ * (AGGREGATION_SETTINGS). All of them are restored after.
+ */
 async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => string) => Promise<T>): Promise<T> {
-  const settings = Object.entries(REBUILD_SETTINGS)
+  const names = [...Object.keys(REBUILD_SETTINGS), 'enable_hashagg', 'enable_sort']
   const { rows } = await sql<{ previous: string[] }>`
     select array_agg(current_setting(s.name) order by s.i) as previous
-    from unnest(${settings.map(([name]) => name)}::text[]) with ordinality as s(name, i)`.execute(trx)
-  for (const [name, value] of settings) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
-  const previous = (name: string) => rows[0].previous[settings.findIndex(([n]) => n === name)]
+    from unnest(${names}::text[]) with ordinality as s(name, i)`.execute(trx)
+  for (const [name, value] of Object.entries(REBUILD_SETTINGS)) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
+  const previous = (name: string) => rows[0].previous[names.indexOf(name)]
   const result = await fn(previous)
-  for (const [name] of settings) await sql`select set_config(${name}, ${previous(name)}, true)`.execute(trx)
+  for (const name of names) await sql`select set_config(${name}, ${previous(name)}, true)`.execute(trx)
   return result
 }
 
@@ -319,9 +340,22 @@ async function withRebuildSettings<T>(trx: DB, fn: (previous: (name: string) => 
  * families, most of whose rows keep their values) writes nothing now. Returns the CTEs, in
  * order; `tag` makes their names unique within the statement.
  */
-function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: string, order: readonly string[], tag: string): RawBuilder<unknown>[] {
+function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: string, keyOrder: readonly string[], tag: string, empty: boolean): RawBuilder<unknown>[] {
   const measureNames = plan.measures.map(([m]) => m)
   const table = sql.table(plan.table)
+  // Every row is the workspace's: ordered by the rest of the key, the rows a grouping already
+  // emits in that order need no sort (the planner knows the workspace_id of a subquery's rows
+  // only as a column, not as the one value).
+  const order = keyOrder.filter((k) => k !== 'workspace_id')
+  // No row of the workspace to compare with (bench:data, a new table's first rebuild): every
+  // computed row is new, so they go straight in, without the full join and the materialized
+  // difference in between.
+  if (empty) {
+    return [
+      sql`${sql.ref(`rebuild_insert_${tag}`)} as (insert into ${table} (${names([...plan.keys, ...measureNames])})
+        select ${refs('c', [...plan.keys, ...measureNames])} from (${rows}) c order by ${refs('c', order)})`,
+    ]
+  }
   const diff = sql.ref(`rebuild_diff_${tag}`)
   const sameKey = (a: string, b: string) =>
     sql.join(
@@ -358,41 +392,95 @@ function replaceRows(plan: TablePlan, rows: RawBuilder<unknown>, workspaceId: st
   ]
 }
 
+/** The tables of these families that hold no row of the workspace (an index probe each). */
+async function tablesWithoutRows(trx: DB, workspaceId: string, unit: readonly RollupFamily[]): Promise<Set<string>> {
+  const empty = new Set<string>()
+  for (const { table } of unit.flatMap((f) => plansOf(f))) {
+    const { rows } = await sql<{ found: boolean }>`select exists (select from ${sql.table(table)} where workspace_id = ${workspaceId}) as found`.execute(trx)
+    if (!rows[0].found) empty.add(table)
+  }
+  return empty
+}
+
+/** One statement of a rebuild: the tables it fills, and whether the planner may hash its aggregates. */
+interface RebuildStep {
+  statement: RawBuilder<unknown>
+  tables: string[]
+  aggregation: Aggregation
+}
+
 /**
  * One family's rebuild, with the folds of it (`unit`: the family, then folds of it whose
- * measures are sums): its select once over the workspace's facts, each coarser bucket
- * folded from the next finer one (a year from four quarters' rows, not 365 days'), and a
- * fold's table from the source's rows at that bucket (mention-stats-by-provider's months
- * sum monthly_mention_stats' rows over the models, not the daily rows). Each table gets the
- * difference from its current rows (replaceRows).
+ * measures are sums), a statement per time bucket. The first runs the family's select once
+ * over the workspace's facts and fills its daily table (or its one table); each coarser
+ * bucket is then folded from the rows the finer table now holds (a year from four quarters'
+ * rows, not 365 days'), and a fold's table from the source's rows at that bucket
+ * (mention-stats-by-provider's months sum the monthly mention rows over the models, not the
+ * daily rows). Each table gets the difference from its current rows (replaceRows), so after
+ * a step the finer table holds exactly the computed rows, and folding them is folding those.
+ *
+ * Folds are statements of their own so that the planner may hash them: a month has a fifth
+ * of its days' rows or fewer, and in the one statement they were sorts, since the select's
+ * grouping needs hash aggregation off (selectAggregation). At 300,000 responses the sort of
+ * daily_mention_stats' 596,875 rows for the months took 4.8 s under EXPLAIN ANALYZE (text
+ * and text[] keys compared by collation), their hash aggregate under a second; at 10M the
+ * sort no longer fits in memory while a month's groups mostly do.
  */
-function rebuildStatement(unit: readonly RollupFamily[], workspaceId: string, order: ReadonlyMap<string, string[]>): RawBuilder<unknown> {
+function rebuildSteps(unit: readonly RollupFamily[], workspaceId: string, order: ReadonlyMap<string, string[]>, empty: ReadonlySet<string>): RebuildStep[] {
   const [source] = unit
   const measures = Object.entries(source.measures)
-  const select = source.select(scopeSql({ workspaceId }))
+  const measureNames = measures.map(([m]) => m)
   const all = unit.flatMap((f) => plansOf(f).map((plan) => ({ f, plan })))
-  const rowsAt = (bucket: Bucket | null) => `rebuild_${bucket ?? 'day'}`
-  const ctes: RawBuilder<unknown>[] = [sql`${sql.ref(rowsAt('day'))} as materialized (${select})`]
-  const needed = new Set(all.map(({ plan }) => plan.bucket))
+  const rows = sql.ref('rebuild_rows')
+  const write = (plan: TablePlan, f: RollupFamily, bucket: Bucket, i: number, from: RawBuilder<unknown>) =>
+    replaceRows(
+      plan,
+      f === source
+        ? from
+        : // A fold sums the source's rows at its bucket over the dimensions it leaves out.
+          sql`select * from (${foldRows(sql`select workspace_id, ${sql.ref(bucket)} as day, ${names([...source.dimensions, ...measureNames])} from ${rows}`, f.dimensions, measureNames)})
+            f (${names(['workspace_id', bucket, ...f.dimensions, ...measureNames])})`,
+      workspaceId,
+      order.get(plan.table) ?? plan.keys,
+      String(i),
+      empty.has(plan.table),
+    )
+  const stepOf = (from: RawBuilder<unknown>, bucket: Bucket | null, aggregation: Aggregation): RebuildStep | null => {
+    const here = all.filter(({ plan }) => plan.bucket === bucket)
+    if (here.length === 0) return null
+    // The source's one table of this bucket reads the rows as a subquery, not a materialized
+    // CTE: the planner then knows they come out of the grouping in its key's order, and an
+    // insert in the primary key's order (the same, where the key is the family's columns in
+    // order) needs no second sort of them (at 10M responses, of gigabytes: an external merge).
+    const inline = here.length === 1 && here[0].f === source
+    const ctes = inline
+      ? write(here[0].plan, source, bucket ?? 'day', 0, from)
+      : [sql`${rows} as materialized (${from})`, ...here.flatMap(({ f, plan }, i) => write(plan, f, bucket ?? 'day', i, sql`select * from ${rows}`))]
+    // Data-modifying CTEs run to completion whether or not the statement reads them.
+    return { statement: sql`with ${sql.join(ctes)} select 1`, tables: here.map(({ plan }) => plan.table), aggregation }
+  }
+  const select = source.select(scopeSql({ workspaceId }))
+  const tables = source.tables
+  if ('none' in tables) return [stepOf(select, null, selectAggregation(unit))].filter((s) => s !== null)
+  const steps = [stepOf(select, 'day', selectAggregation(unit))]
+  // The finer rows a bucket is folded from: the source's table at the finer bucket, which the
+  // previous step made right, or (no such table) those rows computed again in the statement.
+  const tableOf = (bucket: Bucket) => (bucket === 'day' ? tables.day : tables[bucket])
+  const finerRows = (bucket: Bucket, computed: RawBuilder<unknown>) => {
+    const table = tableOf(bucket)
+    return table ? sql`(select ${names(['workspace_id', bucket, ...source.dimensions, ...measureNames])} from ${sql.table(table)} where workspace_id = ${workspaceId})` : computed
+  }
   let finer: Bucket = 'day'
+  let computed = sql`(${select})`
+  const needed = new Set(all.map(({ plan }) => plan.bucket))
   for (const bucket of CALENDAR_UNITS) {
     if (!CALENDAR_UNITS.slice(CALENDAR_UNITS.indexOf(bucket)).some((b) => needed.has(b))) break
-    ctes.push(sql`${sql.ref(rowsAt(bucket))} as materialized (${foldBucket(sql.ref(rowsAt(finer)), finer, bucket, source.dimensions, measures)})`)
+    const folded = foldBucket(finerRows(finer, computed), finer, bucket, source.dimensions, measures)
+    steps.push(stepOf(folded, bucket, 'hash'))
+    computed = sql`(${folded})`
     finer = bucket
   }
-  const measureNames = measures.map(([m]) => m)
-  all.forEach(({ f, plan }, i) => {
-    const bucket = plan.bucket ?? 'day'
-    const rows =
-      f === source
-        ? sql`select * from ${sql.ref(rowsAt(bucket))}`
-        : // A fold sums the source's rows at its bucket over the dimensions it leaves out.
-          sql`select * from (${foldRows(sql`select workspace_id, ${sql.ref(bucket)} as day, ${names([...source.dimensions, ...measureNames])} from ${sql.ref(rowsAt(bucket))}`, f.dimensions, measureNames)})
-            f (${names(['workspace_id', bucket, ...f.dimensions, ...measureNames])})`
-    ctes.push(...replaceRows(plan, rows, workspaceId, order.get(plan.table) ?? plan.keys, String(i)))
-  })
-  // Data-modifying CTEs run to completion whether or not the statement reads them.
-  return sql`with ${sql.join(ctes)} select 1`
+  return steps.filter((s) => s !== null)
 }
 
 /**
@@ -404,13 +492,13 @@ function rebuildUnits(rest: readonly RollupFamily[]): RollupFamily[][] {
 }
 
 /**
- * Recomputes the tables of these families (none of them a numbering table), a statement per
- * family: its select runs once over the workspace's facts (a materialized CTE) and feeds its
- * daily, monthly, quarterly and yearly tables and the folds of it. All families in one
- * statement held every family's sorts and hashes at once and could not be given memory for
- * them.
+ * Recomputes the tables of these families (none of them a numbering table), statements per
+ * family (rebuildSteps): its select runs once over the workspace's facts and fills its daily
+ * table; its monthly, quarterly and yearly tables and the folds of it follow, each from the
+ * finer rows. All families in one statement held every family's sorts and hashes at once and
+ * could not be given memory for them.
  */
-async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onFamily?: (f: RollupFamily) => void): Promise<void> {
+async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFamily[], onTable?: (table: string) => void): Promise<void> {
   if (rest.length === 0) return
   const order = await primaryKeyOrder(
     trx,
@@ -418,16 +506,18 @@ async function rebuildRest(trx: DB, workspaceId: string, rest: readonly RollupFa
   )
   await withRebuildSettings(trx, async (previous) => {
     for (const unit of rebuildUnits(rest)) {
-      await sql`select set_config('enable_hashagg', ${hashAggregates(unit) ? previous('enable_hashagg') : REBUILD_SETTINGS.enable_hashagg}, true)`.execute(trx)
-      await rebuildStatement(unit, workspaceId, order).execute(trx)
-      for (const f of unit) onFamily?.(f)
+      for (const step of rebuildSteps(unit, workspaceId, order, await tablesWithoutRows(trx, workspaceId, unit))) {
+        for (const [name, value] of Object.entries(AGGREGATION_SETTINGS[step.aggregation](previous))) await sql`select set_config(${name}, ${value}, true)`.execute(trx)
+        await step.statement.execute(trx)
+        for (const table of step.tables) onTable?.(table)
+      }
     }
   })
 }
 
 /**
- * Recomputes a workspace's rollups from its facts in one transaction (delete + insert from
- * each family's select), then bumps the data version so cached reads are dropped.
+ * Recomputes a workspace's rollups from its facts in one transaction (each table given the
+ * difference from its family's select), then bumps the data version so cached reads are dropped.
  */
 export async function rebuildRollups(db: DB, workspaceId: string, options: RebuildOptions = {}): Promise<void> {
   const selected = options.families ? FAMILIES.filter((f) => options.families!.includes(f.name)) : FAMILIES
@@ -452,9 +542,7 @@ export async function rebuildRollups(db: DB, workspaceId: string, options: Rebui
       }>`select reltuples < 0 or ${numbered} > reltuples / 10 + 1000 as stale from pg_class where oid = to_regclass('workspace_url')`.execute(trx)
       if (rows[0]?.stale) await sql`analyze workspace_url`.execute(trx)
     }
-    await rebuildRest(trx, workspaceId, rest, (f) => {
-      for (const plan of plansOf(f)) options.onTable?.(plan.table)
-    })
+    await rebuildRest(trx, workspaceId, rest, options.onTable)
     await bumpDataVersion(trx, workspaceId)
   })
 }

@@ -4,7 +4,7 @@
 // days. Every rollup table must hold the same rows after a rebuild as after ingestion, for
 // facts across month, quarter and year boundaries and on both sides of UTC midnight, with
 // months left empty between them, also when only some families (a fold without its source)
-// are rebuilt.
+// are rebuilt, and into tables without the workspace's rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { createBrand, createPrompt, ingest } from '../helpers/requests.js'
@@ -57,6 +57,17 @@ describe.each(testBackends)('a rebuild from the facts (%s)', (backend) => {
     // A rebuild that left a table empty, or did not delete first, would differ from ingestion.
     await sql`delete from monthly_mention_stats_by_provider where workspace_id = ${tenant.workspaceId}`.execute(db)
     await rebuildRollups(db, tenant.workspaceId, { families: ['mention-stats', 'mention-stats-by-provider'] })
+    expectSameRollups(await rollupSnapshot(db, tenant.workspaceId), incremental, expect)
+    // Into tables without the workspace's rows (bench:data): plain inserts, no difference. The
+    // numbering tables stay, since the URL rollups store their numbers.
+    const emptied = ROLLUP_TABLES.filter((table) => table !== 'workspace_url' && table !== 'workspace_domain')
+    for (const table of emptied) await sql`delete from ${sql.table(table)} where workspace_id = ${tenant.workspaceId}`.execute(db)
+    await rebuildRollups(db, tenant.workspaceId)
+    expectSameRollups(await rollupSnapshot(db, tenant.workspaceId), incremental, expect)
+    // Only the daily tables empty: the days are inserted, the coarser tables folded from them
+    // and given the difference (none).
+    for (const table of emptied.filter((t) => t.startsWith('daily_'))) await sql`delete from ${sql.table(table)} where workspace_id = ${tenant.workspaceId}`.execute(db)
+    await rebuildRollups(db, tenant.workspaceId)
     expectSameRollups(await rollupSnapshot(db, tenant.workspaceId), incremental, expect)
   }, 120_000)
 

@@ -4,6 +4,8 @@
 // prompt before the day, so one prompt's range is one index range. No model dimension: a
 // models filter (model_ids) reads the facts; a tags filter selects the prompt or not, which
 // the reader applies to the prompt. Sentiment is summed as numeric, as in mention-stats.
+// Each select groups in its primary key's order (the prompt before the day): a rebuild into
+// an empty table then inserts the grouping's rows as they come, without sorting them again.
 import { sql } from 'kysely'
 import { defineFamily, utcDay } from '../types.js'
 
@@ -19,7 +21,7 @@ export const promptResponseStats = defineFamily({
       count(*) as responses, coalesce(sum(r.sentiment::numeric), 0) as sentiment_sum, count(r.sentiment) as sentiment_count
     from ${scope.facts('response', 'r')}
     where ${scope.on('r')}
-    group by 1, 2, 3, 4`,
+    group by 1, 3, 2, 4`,
 })
 
 export const promptMentionStats = defineFamily({
@@ -35,7 +37,7 @@ export const promptMentionStats = defineFamily({
       coalesce(sum(m.sentiment::numeric), 0) as sentiment_sum, count(m.sentiment) as sentiment_count
     from ${scope.facts('mention', 'm')}
     where ${scope.on('m')}
-    group by 1, 2, 3, 4, 5`,
+    group by 1, 3, 2, 4, 5`,
 })
 
 /**
@@ -54,7 +56,7 @@ export const promptMentionedResponses = defineFamily({
     select m.workspace_id, ${utcDay('m')} as day, m.prompt_id, m.provider, count(distinct m.response_id) as responses
     from ${scope.facts('mention', 'm')}
     where ${scope.on('m')}
-    group by 1, 2, 3, 4`,
+    group by 1, 3, 2, 4`,
 })
 
 export const promptDomainStats = defineFamily({
@@ -68,5 +70,5 @@ export const promptDomainStats = defineFamily({
     select c.workspace_id, ${utcDay('c')} as day, c.prompt_id, c.domain, count(*) as citations
     from ${scope.facts('citation', 'c')}
     where ${scope.on('c')}
-    group by 1, 2, 3, 4`,
+    group by 1, 3, 2, 4`,
 })
