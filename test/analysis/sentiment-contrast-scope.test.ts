@@ -1,0 +1,15 @@
+// Issue 30: which side of a contrast a target belongs to, found on the MAMS train file (a
+// check set beside the tuning part). Each case scored otherwise before its rule (checked on
+// the code without it).
+import { describe, expect, it } from 'vitest'
+import { sign } from '../helpers/target-sentiment.js'
+
+describe('a pronoun after an opposing contrast', () => {
+  it('does not go back to a common noun (an aspect): it is the place or the situation', () => {
+    expect(sign("The food was good, but it's not worth the wait.", 'food')).toBe(1)
+    expect(sign('The service was warm, but it took forever to get the check.', 'service')).toBe(1)
+  })
+  it('still continues a name', () => {
+    expect(sign('Zendesk is powerful, but it is slow and expensive.', 'Zendesk')).toBe(-1)
+  })
+})
