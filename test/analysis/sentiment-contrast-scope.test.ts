@@ -13,3 +13,16 @@ describe('a pronoun after an opposing contrast', () => {
     expect(sign('Zendesk is powerful, but it is slow and expensive.', 'Zendesk')).toBe(-1)
   })
 })
+
+describe('a pronoun across a concession or a clause after the contrast', () => {
+  it('answers a concession about a common noun with the place, not the noun', () => {
+    expect(sign("While the food isn't out of this world, it offers a decent meal at a decent price.", 'food')).toBe(-1)
+    expect(sign('Although the pricing is on the expensive side, this is a must try restaurant.', 'pricing')).toBe(-1)
+  })
+  it('after "but" and a phrase of its own ("but for the prices, it …")', () => {
+    expect(sign('The food was good but for the prices, it was definitely not worth it.', 'food')).toBe(1)
+  })
+  it('still continues a name', () => {
+    expect(sign('Although Zendesk is expensive, it is the best.', 'Zendesk')).toBe(1)
+  })
+})
