@@ -452,6 +452,12 @@ function acrossContrast(s: Structure, c: number): number {
     if (usable(k)) return agrees(s, c + 1, next, k) ? k : -1
     if (k > next && opposes(s, k)) break
   }
+  // Nothing said after it: c answers the concession opening the sentence ("Although the
+  // wait staff was friendly, the atmosphere was not"), whose side is before c. MAMS train
+  // check set +9 items, −2; tuning part MAMS −1.
+  if (open === 0 && c > 0) {
+    for (let k = c - 1; k >= 0; k--) if (usable(k)) return agrees(s, k + 1, c, k) ? k : -1
+  }
   return -1
 }
 

@@ -26,3 +26,13 @@ describe('a pronoun across a concession or a clause after the contrast', () => {
     expect(sign('Although Zendesk is expensive, it is the best.', 'Zendesk')).toBe(1)
   })
 })
+
+describe('a subject answering a concession that opens the sentence', () => {
+  it('takes the opposite of the concession when its own clause judges nothing', () => {
+    expect(sign('Although the wait staff was friendly, the atmosphere was not.', 'atmosphere')).toBe(-1)
+    expect(sign('While service is still ok, the food has been not up to par on my last few visits.', 'food')).toBe(-1)
+  })
+  it('a subject inside the concession still looks after it', () => {
+    expect(sign('Although the decor is old, the food is wonderful.', 'decor')).toBe(-1)
+  })
+})
