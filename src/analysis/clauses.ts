@@ -356,7 +356,7 @@ const OPPOSING: ReadonlySet<string> = new Set([...CONTRAST].filter((word) => wor
 function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
   for (const p of targets) {
     const phrase = s.phrases[p]
-    if (phrase.person || phrase.anaphor || phrase.clause < 0 || !(phrase.role === 'subject' || (phrase.role === 'object' && writersObject(s, p)))) continue
+    if (phrase.person || phrase.anaphor || phrase.clause < 0 || !(phrase.role === 'subject' || (phrase.role === 'object' && writersObject(s, p)) || excepted(s, p))) continue
     const c = phrase.clause
     const kind = s.clauses[c].kind
     if (kind === 'conditional' || kind === 'foil' || kind === 'relative' || saysSomething(s, c)) continue
@@ -368,6 +368,20 @@ function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
     if (Math.abs(mean) >= IMPLIED_MIN) return mean > 0 ? -IMPLIED_BY_CONTRAST : IMPLIED_BY_CONTRAST
   }
   return 0
+}
+
+/**
+ * "Every dish is delicious (except for the lemon potatoes)", "the food was not tasty, except
+ * the tostones": what is excepted from a statement is the opposite of it. The first phrase
+ * of a clause opened by "except" (or "except for"), when that clause says nothing itself.
+ * MAMS train check set: +4 items, −1; tuning part unchanged.
+ */
+function excepted(s: Structure, p: number): boolean {
+  const phrase = s.phrases[p]
+  const clause = s.clauses[phrase.clause]
+  if (clause.first < 1 || s.word[clause.first - 1] !== 'except') return false
+  for (const q of clause.phrases) if (q !== p && s.phrases[q].first < phrase.first) return false
+  return true
 }
 
 /**

@@ -36,3 +36,11 @@ describe('a subject answering a concession that opens the sentence', () => {
     expect(sign('Although the decor is old, the food is wonderful.', 'decor')).toBe(-1)
   })
 })
+
+describe('what is excepted from a statement', () => {
+  it('is the opposite of it', () => {
+    expect(sign('Servings are plentiful and every dish is delicious (except for the lemon potatoes).', 'lemon potatoes')).toBe(-1)
+    expect(sign('The menu is pricey and the food was not tasty - except for the tostones.', 'tostones')).toBe(1)
+    expect(sign('Every tool we tried was excellent, except Asana.', 'Asana')).toBe(-1)
+  })
+})
