@@ -1137,7 +1137,7 @@ function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean, n
     if (phrase.anaphor || phrase.person || (!phrase.entity && name)) own = true
   }
   const walk = own ? walkClauses(s, topic, targets) : topic ? (s.topicWalk ??= walkClauses(s, true, NONE)) : (s.walk ??= walkClauses(s, false, NONE))
-  return readWalk(s, walk, targets, topic)
+  return readWalk(s, walk, targets, topic, name)
 }
 
 /**
@@ -1158,7 +1158,13 @@ function credit(phrases: readonly Phrase[], clause: Clause, owner: number, indep
   out.hits = hits
 }
 
-function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic: boolean): Tally {
+/** Whether a contribution from a clause before `c` says something. */
+function saidBefore(contributions: readonly Contribution[], c: number): boolean {
+  for (const x of contributions) if (x.c < c && x.hits > 0) return true
+  return false
+}
+
+function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic: boolean, name: boolean): Tally {
   const { phrases, clauses } = s
   const tally: Tally = { sum: 0, hits: 0, foil: null }
   /** clauses already credited (each clause counts once for a target) */
@@ -1178,6 +1184,14 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
       }
       if (owner !== -1) {
         credit(phrases, clause, owner, e.independent, scratch)
+        // "Our waitress was pleasant but slow", "the burgers are good, but not good enough to
+        // make up for the abominable service": a common noun is an aspect named on one side
+        // of the contrast, and that side is its verdict; what the other side goes on to say
+        // weighs the sentence, not the aspect. A name is what the whole sentence is about,
+        // and the side after "but" weighs more ("Zendesk is powerful but expensive": −).
+        // (A configured brand written as a name is a name.) MAMS train check set: +32 items,
+        // −7 (mixed sentences 0.650 -> 0.659); tuning part: TSA-MD +1, MAMS unchanged.
+        if (owner >= 0 && !phrases[owner].entity && !(name && targets.has(owner)) && !clause.phrases.includes(owner) && opposes(s, e.c) && saidBefore(contributions, e.c)) continue
         contributions.push({ c: e.c, sum: scratch.sum, hits: scratch.hits, shift: clause.shift })
         done[e.c] = 1
         continue

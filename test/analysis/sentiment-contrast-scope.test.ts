@@ -44,3 +44,14 @@ describe('what is excepted from a statement', () => {
     expect(sign('Every tool we tried was excellent, except Asana.', 'Asana')).toBe(-1)
   })
 })
+
+describe('a common noun named on one side of a contrast', () => {
+  it('takes that side as its verdict, not what the sentence goes on to say', () => {
+    expect(sign('Our waitress was pleasant but slow.', 'waitress')).toBe(1)
+    expect(sign('Sure, the burgers are good, but not good enough to make up for the abominable service.', 'burgers')).toBe(1)
+  })
+  it('a name is what the sentence is about: the side after "but" weighs more', () => {
+    expect(sign('Zendesk is powerful but expensive.', 'Zendesk')).toBe(-1)
+    expect(sign('We tried Zendesk: it is powerful but expensive.', 'Zendesk')).toBe(-1)
+  })
+})
