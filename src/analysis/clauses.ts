@@ -356,7 +356,7 @@ const OPPOSING: ReadonlySet<string> = new Set([...CONTRAST].filter((word) => wor
 function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
   for (const p of targets) {
     const phrase = s.phrases[p]
-    if (phrase.person || phrase.anaphor || phrase.clause < 0 || !(phrase.role === 'subject' || (phrase.role === 'object' && writersObject(s, p)))) continue
+    if (phrase.person || phrase.anaphor || phrase.clause < 0 || !(phrase.role === 'subject' || (phrase.role === 'object' && writersObject(s, p)) || excepted(s, p))) continue
     const c = phrase.clause
     const kind = s.clauses[c].kind
     if (kind === 'conditional' || kind === 'foil' || kind === 'relative' || saysSomething(s, c)) continue
@@ -368,6 +368,20 @@ function contrastImplied(s: Structure, targets: ReadonlySet<number>): number {
     if (Math.abs(mean) >= IMPLIED_MIN) return mean > 0 ? -IMPLIED_BY_CONTRAST : IMPLIED_BY_CONTRAST
   }
   return 0
+}
+
+/**
+ * "Every dish is delicious (except for the lemon potatoes)", "the food was not tasty, except
+ * the tostones": what is excepted from a statement is the opposite of it. The first phrase
+ * of a clause opened by "except" (or "except for"), when that clause says nothing itself.
+ * MAMS train check set: +4 items, −1; tuning part unchanged.
+ */
+function excepted(s: Structure, p: number): boolean {
+  const phrase = s.phrases[p]
+  const clause = s.clauses[phrase.clause]
+  if (clause.first < 1 || s.word[clause.first - 1] !== 'except') return false
+  for (const q of clause.phrases) if (q !== p && s.phrases[q].first < phrase.first) return false
+  return true
 }
 
 /**
@@ -396,6 +410,17 @@ function writersObject(s: Structure, p: number): boolean {
 
 /** How clear the other side's verdict must be to imply the opposite. */
 const IMPLIED_MIN = 0.1
+
+/**
+ * Whether an opposing contrast stands between clause `from` and clause `c`: one opens a
+ * clause after `from` up to `c` ("the food was good but for the prices, it …"), or `from`
+ * is itself a concession `c` answers ("While the food isn't out of this world, it …").
+ */
+function crossesContrast(s: Structure, from: number, c: number): boolean {
+  if (from < 0) return false
+  for (let k = from + 1; k <= c; k++) if (opposes(s, k)) return true
+  return from < c && opposes(s, from) && !s.clauses[from].shift
+}
 
 /** Whether clause `c` opens with an opposing contrast word. */
 function opposes(s: Structure, c: number): boolean {
@@ -440,6 +465,12 @@ function acrossContrast(s: Structure, c: number): number {
   for (let k = next; k < s.clauses.length; k++) {
     if (usable(k)) return agrees(s, c + 1, next, k) ? k : -1
     if (k > next && opposes(s, k)) break
+  }
+  // Nothing said after it: c answers the concession opening the sentence ("Although the
+  // wait staff was friendly, the atmosphere was not"), whose side is before c. MAMS train
+  // check set +9 items, −2; tuning part MAMS −1.
+  if (open === 0 && c > 0) {
+    for (let k = c - 1; k >= 0; k--) if (usable(k)) return agrees(s, k + 1, c, k) ? k : -1
   }
   return -1
 }
@@ -1106,7 +1137,7 @@ function attribute(s: Structure, targets: ReadonlySet<number>, topic: boolean, n
     if (phrase.anaphor || phrase.person || (!phrase.entity && name)) own = true
   }
   const walk = own ? walkClauses(s, topic, targets) : topic ? (s.topicWalk ??= walkClauses(s, true, NONE)) : (s.walk ??= walkClauses(s, false, NONE))
-  return readWalk(s, walk, targets, topic)
+  return readWalk(s, walk, targets, topic, name)
 }
 
 /**
@@ -1127,7 +1158,13 @@ function credit(phrases: readonly Phrase[], clause: Clause, owner: number, indep
   out.hits = hits
 }
 
-function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic: boolean): Tally {
+/** Whether a contribution from a clause before `c` says something. */
+function saidBefore(contributions: readonly Contribution[], c: number): boolean {
+  for (const x of contributions) if (x.c < c && x.hits > 0) return true
+  return false
+}
+
+function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic: boolean, name: boolean): Tally {
   const { phrases, clauses } = s
   const tally: Tally = { sum: 0, hits: 0, foil: null }
   /** clauses already credited (each clause counts once for a target) */
@@ -1147,6 +1184,14 @@ function readWalk(s: Structure, walk: Walk, targets: ReadonlySet<number>, topic:
       }
       if (owner !== -1) {
         credit(phrases, clause, owner, e.independent, scratch)
+        // "Our waitress was pleasant but slow", "the burgers are good, but not good enough to
+        // make up for the abominable service": a common noun is an aspect named on one side
+        // of the contrast, and that side is its verdict; what the other side goes on to say
+        // weighs the sentence, not the aspect. A name is what the whole sentence is about,
+        // and the side after "but" weighs more ("Zendesk is powerful but expensive": −).
+        // (A configured brand written as a name is a name.) MAMS train check set: +32 items,
+        // −7 (mixed sentences 0.650 -> 0.659); tuning part: TSA-MD +1, MAMS unchanged.
+        if (owner >= 0 && !phrases[owner].entity && !(name && targets.has(owner)) && !clause.phrases.includes(owner) && opposes(s, e.c) && saidBefore(contributions, e.c)) continue
         contributions.push({ c: e.c, sum: scratch.sum, hits: scratch.hits, shift: clause.shift })
         done[e.c] = 1
         continue
@@ -1282,6 +1327,8 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
   let writerSubject = false
   /** what the writer's last clause was about ("I bought this car"), when no name is current */
   let writerTopic: number[] = []
+  /** the clause that made the current owners the subject */
+  let ownersFrom = -1
 
   for (let c = 0; c < clauses.length; c++) {
     const clause = clauses[c]
@@ -1401,6 +1448,13 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
       if (resolved.length > 0) writerTopic = resolved.filter((p) => p >= 0 && !phrases[p].anaphor && DEMONSTRATIVE.has(s.word[phrases[p].first]))
       if (objects.filter((p) => !phrases[p].anaphor).length > 1) independent = new Set(objects)
     } else if (clause.kind === 'resume') next = lastMain >= 0 ? ownersOf[lastMain] : owners
+    // "The food was good, but it's not worth the wait", "the staff is nice, but they have
+    // the awful job of …", "While the food isn't out of this world, it offers a decent
+    // meal": across an opposing contrast a pronoun subject seldom goes back to a common
+    // noun (an aspect): it is the place, the visit or the situation. It still continues a
+    // name ("Zendesk is powerful, but it is slow"). MAMS train check set: +37 items, −7
+    // (the contrast opening the pronoun's clause alone: +28, −2); tuning part unchanged.
+    else if (subjects.length > 0 && owners.length > 0 && !owners.some(isEntity) && crossesContrast(s, ownersFrom, c)) next = []
     else next = owners
     if (carried.length > 0) {
       next = [...new Set([...carried, ...next])]
@@ -1416,6 +1470,7 @@ function walkClauses(s: Structure, topic: boolean, targets: ReadonlySet<number>)
     if (next.length > 0) {
       ownersOf[c] = next
       if (!introduces) {
+        if (next !== owners) ownersFrom = c
         owners = next
         const entities = next.filter(isEntity)
         if (entities.length > 0) entityOwners = entities
