@@ -1,7 +1,7 @@
 // Start-up wiring of the job runtime for one process: which job types exist and what runs them.
 // Only the app, the CLI and tests import this; job and task code imports job-runtime.ts.
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type Config } from './config.js'
-import type { DatabaseHandle } from './db/database.js'
+import { PGLITE_WRITE_BATCH, type DatabaseHandle } from './db/database.js'
 import { AnalysisPool } from './analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './jobs/job-runtime.js'
 import { reanalysisJob } from './jobs/reanalysis-job.js'
@@ -18,8 +18,6 @@ import { notificationDeliveryTask } from './notifications/delivery-task.js'
  * on a pool of their own with half the analysis threads (at least one). Measured on the
  * demo, 2 cores, PostgreSQL, /dashboard at concurrency 8: see README "Background jobs".
  */
-const PGLITE_REANALYSIS_BATCH = 100
-
 export const jobAnalysisThreads = (analysisThreads: number) => (analysisThreads === 0 ? 0 : Math.max(1, Math.floor(analysisThreads / 2)))
 
 export async function startJobs(
@@ -55,7 +53,7 @@ export async function startJobs(
     handlers: options.handlers ?? {
       // PGlite runs each batch's transaction on the one thread that also serves requests:
       // smaller batches keep each stall short.
-      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_REANALYSIS_BATCH : undefined) }),
+      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_WRITE_BATCH : undefined) }),
       [DISCOVERY]: discoveryJob(),
     },
     // Collection (docs/collection.md): planning a run and asking for each answer; webhook deliveries.

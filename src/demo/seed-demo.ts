@@ -57,6 +57,8 @@ export async function seedDemo(
     onKey?: (key: string) => void
     /** Threads for the analysis at ingest (default: analysed on this thread). */
     pool?: AnalysisPool
+    /** Answers (and AI overviews) per ingest transaction (default 1,000; `PGLITE_WRITE_BATCH` on the embedded database, where requests wait for each). */
+    batchSize?: number
   } = {},
 ): Promise<DemoSeedResult> {
   const started = performance.now()
@@ -108,8 +110,9 @@ export async function seedDemo(
     const matcher = compileBrandMatcher(dataset.brands.map((b) => ({ id: demoId('brand', b.key), name: b.name, aliases: b.aliases, domain: b.domain })))
     const total = dataset.responses.length + dataset.aio.length
     let done = 0
-    for (let i = 0; i < dataset.responses.length; i += 1000) {
-      const batch = dataset.responses.slice(i, i + 1000).map((r) => ({
+    const batchSize = options.batchSize ?? 1000
+    for (let i = 0; i < dataset.responses.length; i += batchSize) {
+      const batch = dataset.responses.slice(i, i + batchSize).map((r) => ({
         external_id: r.externalId,
         prompt_id: promptIds.get(r.promptKey)!,
         provider: r.provider,
@@ -123,8 +126,8 @@ export async function seedDemo(
       done += batch.length
       options.onProgress?.(done, total)
     }
-    for (let i = 0; i < dataset.aio.length; i += 1000) {
-      const batch = dataset.aio.slice(i, i + 1000).map((o) => ({
+    for (let i = 0; i < dataset.aio.length; i += batchSize) {
+      const batch = dataset.aio.slice(i, i + batchSize).map((o) => ({
         external_id: o.externalId,
         prompt_id: promptIds.get(o.promptKey)!,
         observed_at: o.observedAt,

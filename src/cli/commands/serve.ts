@@ -70,10 +70,15 @@ export function registerServeCommands(program: Command): void {
 
 /** Seeds the demo through the real ingest path, reporting progress to the banner and, every few seconds, the terminal. */
 async function buildDemo(database: DatabaseHandle, progress: DemoProgress, out: Output, analysisThreads: number, onKey: (key: string) => void) {
-  const [{ seedDemo }, { sharedAnalysisPool }] = await Promise.all([import('../../demo/seed-demo.js'), import('../../analysis/analysis-pool.js')])
+  const [{ seedDemo }, { sharedAnalysisPool }, { PGLITE_WRITE_BATCH }] = await Promise.all([
+    import('../../demo/seed-demo.js'),
+    import('../../analysis/analysis-pool.js'),
+    import('../../db/database.js'),
+  ])
   let lastLine = 0
   return seedDemo(database.db, {
     pool: sharedAnalysisPool(analysisThreads),
+    batchSize: database.backend === 'pglite' ? PGLITE_WRITE_BATCH : undefined,
     onKey,
     onProgress: (done, total) => {
       progress.update(done, total)
