@@ -1,7 +1,7 @@
 // Start-up wiring of the job runtime for one process: which job types exist and what runs them.
 // Only the app, the CLI and tests import this; job and task code imports job-runtime.ts.
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type Config } from './config.js'
-import { PGLITE_WRITE_BATCH, type DatabaseHandle } from './db/database.js'
+import { backgroundWriteBatch, type DatabaseHandle } from './db/database.js'
 import { AnalysisPool } from './analysis/analysis-pool.js'
 import { JobRuntime, type JobRuntimeOptions } from './jobs/job-runtime.js'
 import { reanalysisJob } from './jobs/reanalysis-job.js'
@@ -53,7 +53,7 @@ export async function startJobs(
     handlers: options.handlers ?? {
       // PGlite runs each batch's transaction on the one thread that also serves requests:
       // smaller batches keep each stall short.
-      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? (database.backend === 'pglite' ? PGLITE_WRITE_BATCH : undefined) }),
+      [REANALYSIS]: reanalysisJob({ analyser: pool, batchSize: options.batchSize ?? backgroundWriteBatch(database.backend) }),
       [DISCOVERY]: discoveryJob(),
     },
     // Collection (docs/collection.md): planning a run and asking for each answer; webhook deliveries.

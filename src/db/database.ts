@@ -8,12 +8,13 @@ export type DB = Kysely<Database>
 const CLOSE_TIMEOUT_MS = 10_000
 
 /**
- * Responses per transaction for background writes (re-analysis, the demo's seeding) on the
- * embedded database. PGlite has one connection, so every request waits for the transaction
- * in progress to end: a batch of 100 keeps that wait under 750 ms on 2 cores (README,
- * "Security and reliability"; the demo seeded 1,000 at a time and reads waited up to 2.2 s).
+ * Responses per transaction for background writes (re-analysis, the demo's seeding): on the
+ * embedded database 100, since PGlite has one connection and every request waits for the
+ * transaction in progress to end (a batch of 100 keeps that wait under 750 ms on 2 cores:
+ * README, "Security and reliability"; the demo seeded 1,000 at a time and reads waited up to
+ * 2.2 s); on PostgreSQL undefined, the writer's own default.
  */
-export const PGLITE_WRITE_BATCH = 100
+export const backgroundWriteBatch = (backend: Backend): number | undefined => (backend === 'pglite' ? 100 : undefined)
 
 export interface DatabaseHandle {
   db: DB

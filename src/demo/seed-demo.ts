@@ -57,7 +57,7 @@ export async function seedDemo(
     onKey?: (key: string) => void
     /** Threads for the analysis at ingest (default: analysed on this thread). */
     pool?: AnalysisPool
-    /** Answers (and AI overviews) per ingest transaction (default 1,000; `PGLITE_WRITE_BATCH` on the embedded database, where requests wait for each). */
+    /** Answers (and AI overviews) per ingest transaction (default 1,000; `backgroundWriteBatch`: fewer on the embedded database, where requests wait for each). */
     batchSize?: number
   } = {},
 ): Promise<DemoSeedResult> {

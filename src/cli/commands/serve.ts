@@ -70,7 +70,7 @@ export function registerServeCommands(program: Command): void {
 
 /** Seeds the demo through the real ingest path, reporting progress to the banner and, every few seconds, the terminal. */
 async function buildDemo(database: DatabaseHandle, progress: DemoProgress, out: Output, analysisThreads: number, onKey: (key: string) => void) {
-  const [{ seedDemo }, { sharedAnalysisPool }, { PGLITE_WRITE_BATCH }] = await Promise.all([
+  const [{ seedDemo }, { sharedAnalysisPool }, { backgroundWriteBatch }] = await Promise.all([
     import('../../demo/seed-demo.js'),
     import('../../analysis/analysis-pool.js'),
     import('../../db/database.js'),
@@ -78,7 +78,7 @@ async function buildDemo(database: DatabaseHandle, progress: DemoProgress, out: 
   let lastLine = 0
   return seedDemo(database.db, {
     pool: sharedAnalysisPool(analysisThreads),
-    batchSize: database.backend === 'pglite' ? PGLITE_WRITE_BATCH : undefined,
+    batchSize: backgroundWriteBatch(database.backend),
     onKey,
     onProgress: (done, total) => {
       progress.update(done, total)
