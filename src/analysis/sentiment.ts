@@ -35,15 +35,31 @@ const BLOCK_MARKER = /^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+•][ \t]+)?(?:(?:\
 
 /** What a comparative verb says of its subject ("X beats Y": X +0.5; Y gets the opposite). */
 const COMPARATIVE_SCORE = 0.5
-/** A colon before a letter with no space ("Pros:Secure", "Edge 40:Offers"); see isRunInColon. */
-const RUN_IN_COLON = /:(?=\p{L})/gu
+// wink's run-in-colon fault, handled in one place, before the parse. With no space after a
+// colon ("Pros:Secure fit", "Sony WH-CH720N:Durable", "Sony:Pros:Durable", "Price/Value:Decent",
+// Google AI Mode's lost spaces) wink reads the colon and the next letter as an emoticon (":S"
+// a frown, ":D" and ":P" a grin) and the rest of the word ("ecure") as a word of its own, so
+// the label's colon scored, its first word did not, and clause analysis saw a word that does
+// not exist. The line is parsed with a space after such a colon; offsets are still found in
+// the line as written (the tokens are the same strings). A repair after the parse (scoring the
+// glued word whole) was tried first, but it left the broken tokens and their tags in place.
+const RUN_IN_COLON = /(?<=\S):(?=\p{L})/gu
 
-/** The colon at `at` ends a word ("Pros:", "40:", "**Pros**:"), not a URL's part ("…/a:b", "https:"): nothing before it back to a space holds a slash or a colon. */
+/**
+ * Whether the colon at `at` (a letter after it, a non-space before it) runs into a word:
+ * not inside a URL ("https://example.com/a:b", "www.example.com/a:b"), and not an emoticon
+ * after punctuation ("fun!:D", "(:P"), which is a letter standing alone after a character
+ * that cannot end a label.
+ */
 function isRunInColon(line: string, at: number): boolean {
-  if (at === 0 || !/[\p{L}\p{N})\]*]/u.test(line[at - 1])) return false
-  for (let i = at - 1; i >= 0 && !/\s/.test(line[i]); i--) if (line[i] === '/' || line[i] === ':') return false
-  return true
+  if (!LABEL_END.test(line[at - 1]) && !/\p{L}/u.test(line[at + 2] ?? '')) return false
+  let from = at - 1
+  while (from > 0 && !/\s/.test(line[from - 1])) from--
+  const before = line.slice(from, at)
+  return !before.includes('://') && !/^www\./i.test(before)
 }
+/** What a label's last character can be: a letter, a digit, a closing bracket, a bold marker. */
+const LABEL_END = /[\p{L}\p{N})\]*"'’]/u
 
 /** How many tokens after a negation word it still negates ("not very good": 2). */
 const NEGATION_REACH = 4
@@ -64,9 +80,7 @@ export function scoreSentences(text: string): ScoredSentence[] {
 }
 
 function scoreLine(text: string, lineStart: number, line: string, out: ScoredSentence[]): void {
-  // "Pros:Secure fit", "Sony:Durable": wink reads a colon run into a capital as an emoticon
-  // (":S", ":D", ":P") and drops the word's first letter; it reads the line with a space there.
-  // Offsets are still found in `line` (the tokens are the same strings).
+  // (RUN_IN_COLON says why a colon run into a word gets a space for the parse.)
   const parse = winkParse(line.includes(':') ? line.replace(RUN_IN_COLON, (colon, at: number) => (isRunInColon(line, at) ? ': ' : colon)) : line)
   let { values, negated, pos, spans } = parse
 
@@ -137,26 +151,6 @@ function scoreLine(text: string, lineStart: number, line: string, out: ScoredSen
     // ("Excellent templates", "Pricey for teams"); a word with a sentiment there is an
     // adjective.
     if (pos[i] === 'PROPN' && tokenScore[i] !== 0 && (i === 0 || pos[i - 1] === 'PUNCT')) pos[i] = 'ADJ'
-  }
-
-  // "Pros:Secure", "Rating:Decent": with no space after a label's colon wink reads the colon
-  // and the next word's first letter as an emoticon (":S" a frown, ":D" a grin) and the rest
-  // ("ecure") as a word of its own. Glued to words on both sides it is no emoticon: the
-  // colon scores nothing and the word is scored whole.
-  for (let i = 1; i + 1 < values.length; i++) {
-    if (
-      values[i].length !== 2 ||
-      values[i][0] !== ':' ||
-      !GLUED_EMOTICON.test(values[i]) ||
-      starts[i] !== ends[i - 1] ||
-      starts[i + 1] !== ends[i] ||
-      !LOWER_START.test(values[i + 1])
-    )
-      continue
-    tokenScore[i] = 0
-    const whole = (values[i][1] + values[i + 1]).toLowerCase()
-    const info = wordInfo(whole)
-    if (tokenScore[i + 1] === 0) tokenScore[i + 1] = info.neutral ? 0 : info.override || wordScore(whole) === 0 ? info.fallback : wordScore(whole)
   }
 
   // A phrasal comparative verb ("X more than makes up for Y") scores its first word, like "beats".
@@ -466,10 +460,6 @@ const COMPARATIVE = /^[a-z]{2,}er$/
 const READER_OR_WRITER = new Set(['you', 'i', 'we'])
 /** What an unmet standard scores when its comparative carries no score of its own ("could be quicker"). */
 const UNMET_STANDARD = 0.4
-
-/** A colon and one letter, which wink reads as an emoticon (":S", ":D", ":P"). */
-const GLUED_EMOTICON = /^:\p{L}$/u
-const LOWER_START = /^\p{Ll}/u
 
 // wink's score of a word on its own (for an adjective wink masks inside a set phrase);
 // parsed once per word.

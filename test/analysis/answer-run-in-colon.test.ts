@@ -34,8 +34,37 @@ describe('a colon run into the next word', () => {
     expect(scoreSentences('Cons:Durable? Not really.')[0].tokens!.value).not.toContain(':D')
   })
 
+  it('is one rule for a label after another label, a slash or a quote', () => {
+    // These used to be repaired after the parse (the glued ":D" unscored, "urable" scored as
+    // "durable"), which left tokens that are not words for clause analysis.
+    for (const [text, word] of [
+      ['Sony:Pros:Durable and light.', 'Durable'],
+      ['Price/Value:Decent for the money.', 'Decent'],
+      ['"Pros":Secure fit.', 'Secure'],
+    ]) {
+      const tokens = tokensOf(text)
+      expect(
+        tokens.map((t) => t.value).filter((v) => /^:\p{L}/u.test(v)),
+        text,
+      ).toEqual([])
+      const found = tokens.find((t) => t.value === word)
+      expect(found, text).toBeDefined()
+      expect(found!.score, text).toBeGreaterThan(0)
+      expect(text.slice(found!.at, found!.at + word.length)).toBe(word)
+    }
+  })
+
+  it('keeps an emoticon that stands alone', () => {
+    for (const text of ['What a fun night!:D', 'Loved it :D', 'Dinner was great :P']) {
+      const values = scoreSentences(text).flatMap((s) => s.tokens!.value.slice(s.tokens!.from, s.tokens!.to + 1))
+      expect(values, text).toContain(text.slice(-2))
+      expect(scoreSentences(text).at(-1)!.sentiment, text).toBeGreaterThan(0)
+    }
+  })
+
   it('leaves times and addresses alone', () => {
     expect(tokensOf('Opens at 10:30 daily.').map((t) => t.value)).toContain('10:30')
     expect(tokensOf('See https://example.com/a:b for more.').map((t) => t.value)).not.toContain(':')
+    expect(tokensOf('See www.example.com/a:Decent for more.').map((t) => t.value)).not.toContain(':')
   })
 })
