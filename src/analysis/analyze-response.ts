@@ -2,6 +2,7 @@
 import { extractCitations, type Citation, type CitationInput } from './citations.js'
 import { BrandMatcher, compileBrandMatcher, mentionsFromMatches, type BrandTerms, type MentionMatch } from './mentions.js'
 import { isListedAt, isNamedInPassing, isShoppingCard, layoutOf, sentenceFrom, type InlineItem, type SentenceLayout } from './answer-structure.js'
+import { withoutProductNames } from './product-names.js'
 import { namesSomething, scoreBrandsInSentence, scoreImplicitSubject } from './clauses.js'
 import { LEXICON } from './sentiment-lexicon.js'
 import { meanSentiment, scoreSentences, type ScoredSentence } from './sentiment.js'
@@ -82,14 +83,16 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   const matchesIn: (MentionMatch[] | undefined)[] = new Array(sentences.length)
   let m = 0
   for (let k = 0; k < sentences.length; k++) {
-    const sentence = sentences[k]
-    while (m < matches.length && matches[m].end <= sentence.start) m++
+    const { start, end } = sentences[k]
+    while (m < matches.length && matches[m].end <= start) m++
     // A match may straddle a sentence boundary (an abbreviation's dot); every sentence it
     // overlaps mentions the brand.
     let j = m
     const inSentence: MentionMatch[] = []
-    while (j < matches.length && matches[j].start < sentence.end) inSentence.push(matches[j++])
+    while (j < matches.length && matches[j].start < end) inSentence.push(matches[j++])
     if (inSentence.length === 0) continue
+    // (the words of a product's name after the brand judge nothing: product-names.ts)
+    const sentence = withoutProductNames(sentences[k], inSentence)
     // After a leading field label ("**Why It's Great:** The Beats Solo Pro offers …") the
     // brands named in its text are scored on that text alone (see SentenceLayout.field).
     const field = layout?.[k]?.field ?? null

@@ -533,10 +533,17 @@ function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
   for (let t = tokens.from; t <= tokens.to; t++) {
     const at = tokens.offset + tokens.start[t]
     if (at >= to) break
-    if (at >= from && (tokens.pos[t] === 'VERB' || tokens.pos[t] === 'AUX')) return true
+    if (at < from || (tokens.pos[t] !== 'VERB' && tokens.pos[t] !== 'AUX')) continue
+    // A capitalised word followed by another is a word of a name, whatever wink tags it:
+    // "Beats Fit Pro", "JLab Go Air Sport" (wink: "Beats", "Fit", "Go" verbs); "Consider these:" has a verb.
+    const next = t < tokens.to && tokens.offset + tokens.start[t + 1] < to ? tokens.value[t + 1] : ''
+    if (!CAPITALISED.test(tokens.value[t]) || !NAME_GOES_ON.test(next)) return true
   }
   return false
 }
+/** A word that can go on a name: capitalised or with a digit ("Pro", "85h", "4"). */
+const NAME_GOES_ON = /^[\p{Lu}\p{N}]/u
+const CAPITALISED = /^\p{Lu}/u
 
 /** Whether text[from, colon) is an item's label: short, no sentence end, no price, starting like a name. */
 function isItemLabel(text: string, from: number, colon: number): boolean {
