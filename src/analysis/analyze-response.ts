@@ -81,6 +81,17 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
   const examples = new Set<string>()
   /** the matches in each sentence that names a brand */
   const matchesIn: (MentionMatch[] | undefined)[] = new Array(sentences.length)
+  /** the configured brands named in the label of the last item of sentence `lead`, or null when none */
+  const ownersOfItem = (lead: number | null): Set<string> | null => {
+    if (lead === null || !layout) return null
+    const items = layout[lead].items
+    const inLead = matchesIn[lead]
+    if (items === null || inLead === undefined) return null
+    const [from, to] = items[items.length - 1].label
+    let owners: Set<string> | null = null
+    for (const x of inLead) if (x.start >= from && x.end <= to) (owners ??= new Set()).add(x.brandId)
+    return owners
+  }
   let m = 0
   for (let k = 0; k < sentences.length; k++) {
     const { start, end } = sentences[k]
@@ -125,20 +136,12 @@ export function brandSentiments(matches: readonly MentionMatch[], sentences: rea
         // One of the answer's ranked picks ("Top Picks:\u00a0Notion Pro: …", "**Best Overall:** Notion"): praise at least,
         // unless the line itself finds fault with it ("## Best tools" / "3. Asana is clunky and slow": the title ranks, the line judges).
         if (said >= 0 && place.picks !== null && inSentence.some((m) => m.brandId === brandId && within(place.picks, m.start))) said = Math.max(said, LEXICON.blocks.prosScore)
-        add(brandId, weigh(place, place.spec ? 0 : said))
+        // A Pros/Cons list is its item's: a brand it names in comparison ("Cons: more
+        // expensive than the ASUS ProArt" under a Dell item) is judged by the clause, not weighed.
+        const othersList = place.weight !== null && (place.itemLead !== null ? !(ownersOfItem(place.itemLead)?.has(brandId) ?? false) : isOtherItem(ownerOf(place), k, brandId))
+        add(brandId, othersList ? (place.spec ? 0 : said) : weigh(place, place.spec ? 0 : said))
       }
     }
-  }
-  /** the configured brands named in the label of the last item of sentence `lead`, or null when none */
-  const ownersOfItem = (lead: number | null): Set<string> | null => {
-    if (lead === null || !layout) return null
-    const items = layout[lead].items
-    const inLead = matchesIn[lead]
-    if (items === null || inLead === undefined) return null
-    const [from, to] = items[items.length - 1].label
-    let owners: Set<string> | null = null
-    for (const x of inLead) if (x.start >= from && x.end <= to) (owners ??= new Set()).add(x.brandId)
-    return owners
   }
   if (layout) {
     for (let k = 0; k < sentences.length; k++) {

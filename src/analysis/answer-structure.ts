@@ -53,6 +53,8 @@ export interface SentenceLayout {
    * marker as one emoticon token (":*"), so the label ran into the first clause of its text
    */
   field: number | null
+  /** the sentence is a run-in "Pros:"/"Cons:" list of the item it continues (see itemLead), or null */
+  listWeight: BlockWeight
 }
 
 /** A label that names an item and the blurb after its colon, up to the next label or the sentence's end (absolute offsets). */
@@ -282,6 +284,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
     guide: null,
     picks: null,
     field: null,
+    listWeight: null,
   }))
   // The first sentence of each lead line; blocks open at a lead line and close at the next
   // non-blank line of the same rank or an outer one.
@@ -331,7 +334,13 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       const sentence = sentences[k]
       const labels = readLabels(sentence)
       const items = labels?.items ?? null
-      if (items !== null && items.length > 0) {
+      // "…portafilter.Pros:Durable, good value.Cons:Needs a grinder." (Google AI Mode, line
+      // breaks lost): a Pros/Cons label after an item is that item's list, not an item of its own.
+      const listWeight = openItem !== null && items !== null && items.length > 0 ? weightOfLabels(content, items) : null
+      if (listWeight !== null) {
+        out[k].itemLead = openItem
+        out[k].listWeight = listWeight
+      } else if (items !== null && items.length > 0) {
         out[k].items = items
         openItem = items[items.length - 1].blurb[1] >= sentence.end ? k : null
       } else if (items !== null || isChrome(sentence.text) || RUN_IN_PRICE.test(sentence.text)) openItem = null
@@ -362,7 +371,7 @@ export function layoutOf(content: string, sentences: readonly ScoredSentence[]):
       }
       out[k].leads = enclosing
       out[k].field = fieldEnd(sentence)
-      out[k].weight = line.inlineLabel ?? weight
+      out[k].weight = out[k].listWeight ?? line.inlineLabel ?? weight
       out[k].spec ||= inOthers || (openAtStart && titles === null) || isSpecListing(sentence) || isChrome(sentence.text) || line.reference || line.sectionTitle
       out[k].label = line.label !== null
       // A buying guide ("Things to Consider When Choosing:", "Factors to consider:") runs
@@ -521,6 +530,17 @@ function readLabels(sentence: ScoredSentence): Labels | null {
       out.items.push({ label: [sentence.start + labelFrom, sentence.start + labels[i].colon], blurb: [sentence.start + blurbFrom, sentence.start + blurbTo] })
   }
   return out
+}
+
+/** The one weight of a sentence's item labels when every one of them is a Pros (or every one a Cons) label ("Pros:Durable, light"), else null. */
+function weightOfLabels(content: string, items: readonly InlineItem[]): BlockWeight {
+  let weight: BlockWeight = null
+  for (const item of items) {
+    const label = labelOf(content.slice(item.label[0], item.label[1]))
+    if (label === null || (weight !== null && label !== weight)) return null
+    weight = label
+  }
+  return weight
 }
 
 /** The end of a shopping card's price and rating: the last character before the next name ("…4.8(299)Things"). */
