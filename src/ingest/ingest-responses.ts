@@ -63,18 +63,21 @@ export async function ingestResponses(
   if (total) throw batchError(problems, 'responses', total)
   if (items.length === 0) return { accepted: 0, duplicates: 0 }
 
-  // Analysis is most of a batch's CPU, so it starts before the transaction and needs no
-  // database: on PGlite the one connection is held by another batch's transaction to its
-  // end, and this batch is analysed meanwhile; on PostgreSQL it overlaps the checks below.
-  // It uses the brand list this process last compiled for the workspace; the transaction
-  // checks under the analysis-inputs lock that the list is unchanged, and analyses again
-  // with the current one otherwise. Items already stored are only known inside; analysing
-  // a re-sent batch again costs CPU but stores nothing twice.
+  // Analysis is most of a batch's CPU, so it runs before the transaction and needs no
+  // database. The transaction opens only once it has settled: on PGlite every request waits
+  // for the one connection, and a transaction waiting on the analysis threads (their start
+  // on the first batch, over a second on 2 busy cores) would hold it all that time; meanwhile
+  // another batch's transaction may run. It uses the brand list this process last compiled
+  // for the workspace; the transaction checks under the analysis-inputs lock that the list is
+  // unchanged, and analyses again with the current one otherwise (the rare case that holds
+  // the transaction open). Items already stored are only known inside; analysing a re-sent
+  // batch again costs CPU but stores nothing twice.
   const pool = options.pool ?? ON_THIS_THREAD
   const earlyMatcher = options.matcher ?? lastBrandMatcher(workspaceId) ?? (await loadBrandMatcher(db, workspaceId))
   const early = analyseItems(pool, withoutRepeats(items), earlyMatcher)
-  // Awaited in the transaction; a batch refused before that must not leave it unhandled.
-  early.catch(() => {})
+  // Settled here, its error (if any) thrown in the transaction: a batch with bad references
+  // is answered with those, as before.
+  await early.catch(() => {})
 
   // A deadlock with a concurrent writer is retried (under a savepoint when db is already a
   // transaction), not answered with a 500; the early analysis serves every attempt.

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestContext, testBackends, type TestContext } from '../helpers/test-app.js'
 import { ingestResponses } from '../../src/ingest/ingest-responses.js'
-import { AnalysisPool, MIN_PARALLEL_BATCH } from '../../src/analysis/analysis-pool.js'
+import { AnalysisPool, MIN_PARALLEL_BATCH, type AnalysisInput } from '../../src/analysis/analysis-pool.js'
+import type { BrandMatcher } from '../../src/analysis/index.js'
+import type { KyselyPlugin } from 'kysely'
 import { lastBrandMatcher } from '../../src/ingest/brand-terms.js'
 
 describe.each(testBackends)('early analysis at ingest (%s)', (backend) => {
@@ -59,5 +61,36 @@ describe.each(testBackends)('early analysis at ingest (%s)', (backend) => {
     expect(secondMentions.filter((m) => m.brand_id === initech).map((m) => m.position)).toEqual(Array(MIN_PARALLEL_BATCH).fill(2))
     expect(secondMentions.filter((m) => m.brand_id === acme)).toHaveLength(MIN_PARALLEL_BATCH)
     expect(lastBrandMatcher(workspaceId)).not.toBe(stale)
+  })
+
+  it('opens no transaction while the batch is analysed (on PGlite every request would wait for it)', async () => {
+    const { workspaceId } = await ctx.tenant()
+    const promptId = crypto.randomUUID()
+    await ctx.database.db.insertInto('prompt').values({ workspace_id: workspaceId, id: promptId, text: 'Best CRM?' }).execute()
+    // Every statement ingestion sends, in order with the analysis's start and end.
+    const events: string[] = []
+    const recorder: KyselyPlugin = {
+      transformQuery: (args) => (events.push(`query ${args.node.kind}`), args.node),
+      transformResult: async (args) => args.result,
+    }
+    const db = ctx.database.db.withPlugin(recorder)
+    // Analysis that takes a while, as worker threads do (above all while they start):
+    // it ends once ingestion has sent a statement, or after many event-loop turns.
+    class SlowPool extends AnalysisPool {
+      override async analyze(items: readonly AnalysisInput[], matcher: BrandMatcher) {
+        events.push('analysis started')
+        const sent = events.length
+        for (let turn = 0; turn < 500 && events.length === sent; turn++) await new Promise((done) => setImmediate(done))
+        const results = await super.analyze(items, matcher)
+        events.push('analysis ended')
+        return results
+      }
+    }
+    const slowPool = new SlowPool(0)
+    const items = [{ external_id: 'slow-1', prompt_id: promptId, provider: 'openai', model: 'gpt-4o', content: 'Acme is fine.', created_at: '2026-06-01T10:00:00Z' }]
+    expect((await ingestResponses(db, workspaceId, items, { pool: slowPool })).accepted).toBe(1)
+    const during = events.slice(events.indexOf('analysis started') + 1, events.indexOf('analysis ended'))
+    expect(during).toEqual([])
+    expect(events.slice(events.indexOf('analysis ended')).length).toBeGreaterThan(3) // the transaction's statements, after
   })
 })
