@@ -12,7 +12,7 @@ import { todayUtc } from '../core/date-range.js'
 import { deleteWorkspaceData } from '../rollups/index.js'
 import { inTransaction } from '../db/tenant-scope.js'
 import type { AnalysisPool } from '../analysis/analysis-pool.js'
-import { DEMO_WORKSPACE_NAME, generateDemoDataset, type DemoDataset } from './generate-demo.js'
+import { DEMO_WORKSPACE_NAME, generateDemoDatasetInSteps, type DemoDataset } from './generate-demo.js'
 
 const NAMESPACE = '5b0c1a52-7d59-4c43-9a8e-2f4f6c1d3e7a'
 export const DEMO_WORKSPACE_ID = uuidv5('beacon-demo-workspace', NAMESPACE)
@@ -66,7 +66,8 @@ export async function seedDemo(
   const today = options.today ?? todayUtc(clock())
   const now = clock()
   // Today's answers end at the present moment: none is dated later than the clock.
-  const dataset = generateDemoDataset({ today, now })
+  // In steps: `beacon serve --demo` is already answering requests.
+  const dataset = await generateDemoDatasetInSteps({ today, now })
   const workspace = await db.selectFrom('workspace').select('id').where('id', '=', DEMO_WORKSPACE_ID).executeTakeFirst()
   if (!workspace) await db.insertInto('workspace').values({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME, tier: 'premium' }).execute()
 

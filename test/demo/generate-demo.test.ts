@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generateDemoDataset, type DemoDataset } from '../../src/demo/generate-demo.js'
+import { generateDemoDataset, generateDemoDatasetInSteps, type DemoDataset } from '../../src/demo/generate-demo.js'
 import { Rng, mulberry32 } from '../../src/demo/random.js'
 
 const TODAY = '2025-06-30'
@@ -39,6 +39,15 @@ describe('generateDemoDataset', () => {
   it('is deterministic: same options give deep-equal output', () => {
     expect(generateDemoDataset({ today: TODAY })).toEqual(ds)
     expect(generateDemoDataset({ today: TODAY, days: 10, seed: 5 })).toEqual(generateDemoDataset({ today: TODAY, days: 10, seed: 5 }))
+  })
+
+  it('gives the same dataset in steps, pausing after each day (the server answers requests meanwhile)', async () => {
+    let pauses = 0
+    const stepped = await generateDemoDatasetInSteps({ today: TODAY, days: 10, seed: 5 }, async () => {
+      pauses++
+    })
+    expect(stepped).toEqual(generateDemoDataset({ today: TODAY, days: 10, seed: 5 }))
+    expect(pauses).toBe(10)
   })
 
   it('a different seed gives different data', () => {

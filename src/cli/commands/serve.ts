@@ -35,6 +35,11 @@ export function registerServeCommands(program: Command): void {
       // The demo is built after the server listens (docs/dashboard.md): the dashboard opens
       // at once and fills in as the answers are stored, with a banner saying how far it is.
       const demo = options.demo ? new DemoProgress() : undefined
+      // The demo's modules load while the database opens: evaluated after listening they held
+      // the first requests for up to 0.7 s on 2 busy cores (issue 32 item 5). A failure is
+      // reported by buildDemo, like any other.
+      const demoModules = demo ? loadDemoModules() : undefined
+      demoModules?.catch(() => {})
       const server = await startServer(config, { demo })
       closeOnSignals(server, out.info)
       const started = { url: server.url, backend: config.databaseUrl?.startsWith('postgres') ? 'postgres' : 'pglite' }
@@ -42,7 +47,7 @@ export function registerServeCommands(program: Command): void {
       if (!demo) return out.result(started, listening)
       if (!out.json) out.result(started, [listening, 'Building the demo workspace; the dashboard shows it as it arrives…'])
       try {
-        const result = await buildDemo(server.database, demo, out, config.analysisThreads, (key) => {
+        const result = await buildDemo(await demoModules!, server.database, demo, out, config.analysisThreads, (key) => {
           if (!out.json) out.result(null, [`Demo API key (all scopes, premium): ${key}`, `Dashboard: ${server.url}/#key=${key}`])
         })
         demo.ready()
@@ -68,13 +73,17 @@ export function registerServeCommands(program: Command): void {
     })
 }
 
+const loadDemoModules = () => Promise.all([import('../../demo/seed-demo.js'), import('../../analysis/analysis-pool.js'), import('../../db/database.js')])
+
 /** Seeds the demo through the real ingest path, reporting progress to the banner and, every few seconds, the terminal. */
-async function buildDemo(database: DatabaseHandle, progress: DemoProgress, out: Output, analysisThreads: number, onKey: (key: string) => void) {
-  const [{ seedDemo }, { sharedAnalysisPool }, { backgroundWriteBatch }] = await Promise.all([
-    import('../../demo/seed-demo.js'),
-    import('../../analysis/analysis-pool.js'),
-    import('../../db/database.js'),
-  ])
+async function buildDemo(
+  [{ seedDemo }, { sharedAnalysisPool }, { backgroundWriteBatch }]: Awaited<ReturnType<typeof loadDemoModules>>,
+  database: DatabaseHandle,
+  progress: DemoProgress,
+  out: Output,
+  analysisThreads: number,
+  onKey: (key: string) => void,
+) {
   let lastLine = 0
   return seedDemo(database.db, {
     pool: sharedAnalysisPool(analysisThreads),
