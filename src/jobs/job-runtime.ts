@@ -242,6 +242,11 @@ export class JobRuntime implements JobQueue {
           if (spare) spares.push(id)
         }
       }
+      // Each loop fetched at once: on PGlite some ninety statements are queued on the one
+      // connection (80 collection loops), and a request arriving now would wait behind all
+      // of them (0.5-1 s on 2 busy cores, the first requests to `serve --demo`; issue 32
+      // item 5). One statement queued after them: the server listens once they are done.
+      if (options.database.backend === 'pglite') await sql`select 1`.execute(options.database.db)
     }
     return runtime
   }
