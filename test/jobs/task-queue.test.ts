@@ -131,6 +131,35 @@ describe.each(testBackends)('task queues (%s)', (backend) => {
     }
   })
 
+  it.runIf(backend === 'pglite')('on PGlite, start resolves once its loops have fetched: a request then waits behind none of their statements', async () => {
+    const store = reopenableDatabase(backend, 'beacon-tasks-')
+    cleanups.push(store.cleanup)
+    const database = await store.open()
+    // Every statement run on the one connection, in order.
+    const pglite = database.connection.pglite!
+    const run = pglite.query.bind(pglite)
+    const statements: string[] = []
+    pglite.query = ((text: string, ...rest: unknown[]) => {
+      statements.push(text)
+      return run(text, ...(rest as []))
+    }) as typeof pglite.query
+    const idle: TaskDefinition<object> = { concurrency: 20, async handle() {} }
+    const runtime = await start(database, store.jobsSchema, { idle })
+    try {
+      const before = statements.length
+      // What a request arriving now runs (the loops poll again only after their 1 s interval).
+      await sql`select 1 as request`.execute(database.db)
+      const ranFirst = statements.slice(
+        before,
+        statements.findIndex((text, i) => i >= before && text.includes('as request')),
+      )
+      expect(ranFirst.filter((text) => text.includes(`${store.jobsSchema}.job`))).toEqual([])
+    } finally {
+      await runtime.stop()
+      await database.close()
+    }
+  })
+
   it.runIf(backend === 'pglite')('a task whose process died runs again after the restart', async () => {
     const store = reopenableDatabase(backend, 'beacon-tasks-')
     cleanups.push(store.cleanup)
