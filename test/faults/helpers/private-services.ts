@@ -7,7 +7,6 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
@@ -17,7 +16,8 @@ import { openDatabase, type DatabaseHandle } from '../../../src/db/database.js'
 import { migrateToLatest } from '../../../src/db/migrate.js'
 
 const run = promisify(execFile)
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+// Beacon itself in a child process: shared with the benchmarks, which start other checkouts.
+export { REPO_ROOT, startChildServer, type ChildServer, type ChildServerOptions } from '../../helpers/child-server.js'
 
 /** A loopback port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -253,71 +253,6 @@ export async function startInProcessApp(options: {
     async close() {
       await app.close()
       if (ownDatabase) await database.close()
-    },
-  }
-}
-
-export interface ChildServer {
-  url: string
-  pid: number
-  process: ChildProcess
-  /** what the server printed on stdout (its --json start-up document) */
-  startup: Record<string, unknown>
-  stderr(): string
-  /** SIGKILL: no shutdown hooks, no flush, like a crashed or OOM-killed process */
-  kill(): Promise<void>
-  /** SIGTERM and wait for a clean exit */
-  stop(): Promise<void>
-}
-
-/** `beacon serve --json` in a child process: the real server, as operators run it. */
-export async function startChildServer(env: Record<string, string>, args: string[] = [], startTimeoutMs = 60_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['bin/beacon.js', 'serve', '--port', '0', '--json', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString()
-    if (stderr.length > 200_000) stderr = stderr.slice(-100_000)
-  })
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  const startup = await new Promise<Record<string, unknown>>((ready, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      fail(new Error(`beacon serve did not start within ${startTimeoutMs} ms:\n${stderr}`))
-    }, startTimeoutMs)
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      try {
-        const parsed = JSON.parse(stdout) as Record<string, unknown>
-        clearTimeout(timer)
-        ready(parsed)
-      } catch {
-        // the JSON document is not complete yet
-      }
-    })
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      fail(new Error(`beacon serve exited (${code ?? signal}) before listening:\n${stderr}`))
-    })
-  })
-  const alive = () => child.exitCode === null && child.signalCode === null
-  return {
-    url: String(startup.url),
-    pid: child.pid!,
-    process: child,
-    startup,
-    stderr: () => stderr,
-    async kill() {
-      if (alive()) child.kill('SIGKILL')
-      await exited
-    },
-    async stop() {
-      if (alive()) child.kill('SIGTERM')
-      await exited
     },
   }
 }
