@@ -4,7 +4,7 @@
 // block owns the lines under it up to the next line at its own level or above; list
 // labels ("Pros:", "Cons:") weigh their items; a bare spec listing ("RAM: 16GB") says
 // nothing good or bad.
-import type { ScoredSentence } from './sentence-types.js'
+import { meanTokenScore, NAME_WORD, type ScoredSentence } from './sentence-types.js'
 import { LEXICON } from './sentiment-lexicon.js'
 
 export type BlockWeight = 'pros' | 'cons' | null
@@ -454,14 +454,7 @@ export function sentenceFrom(sentence: ScoredSentence, at: number): ScoredSenten
   let from = tokens.from
   while (from <= tokens.to && tokens.offset + tokens.start[from] < at) from++
   if (from > tokens.to) return null
-  let sum = 0
-  let scored = 0
-  for (let t = from; t <= tokens.to; t++)
-    if (tokens.score[t] !== 0) {
-      sum += tokens.score[t]
-      scored++
-    }
-  return { start: at, end: sentence.end, text: sentence.text.slice(at - sentence.start), sentiment: scored === 0 ? 0 : sum / scored, tokens: { ...tokens, from } }
+  return { start: at, end: sentence.end, text: sentence.text.slice(at - sentence.start), sentiment: meanTokenScore(tokens.score, from, tokens.to), tokens: { ...tokens, from } }
 }
 
 /** Marks a lead line's first sentence as naming a ranked pick (see SentenceLayout.picks). */
@@ -557,12 +550,10 @@ function hasVerb(sentence: ScoredSentence, from: number, to: number): boolean {
     // A capitalised word followed by another is a word of a name, whatever wink tags it:
     // "Beats Fit Pro", "JLab Go Air Sport" (wink: "Beats", "Fit", "Go" verbs); "Consider these:" has a verb.
     const next = t < tokens.to && tokens.offset + tokens.start[t + 1] < to ? tokens.value[t + 1] : ''
-    if (!CAPITALISED.test(tokens.value[t]) || !NAME_GOES_ON.test(next)) return true
+    if (!CAPITALISED.test(tokens.value[t]) || !NAME_WORD.test(next)) return true
   }
   return false
 }
-/** A word that can go on a name: capitalised or with a digit ("Pro", "85h", "4"). */
-const NAME_GOES_ON = /^[\p{Lu}\p{N}]/u
 const CAPITALISED = /^\p{Lu}/u
 
 /** Whether text[from, colon) is an item's label: short, no sentence end, no price, starting like a name. */

@@ -20,7 +20,7 @@ import {
   SHIFT,
 } from './discourse-words.js'
 import type { MentionMatch } from './mentions.js'
-import type { ScoredSentence, SentenceTokens } from './sentence-types.js'
+import { NAME_WORD, type ScoredSentence, type SentenceTokens } from './sentence-types.js'
 import { comparativeAt, LEXICON } from './sentiment-lexicon.js'
 
 type Role = 'subject' | 'object' | 'oblique'
@@ -197,7 +197,7 @@ export function namesSomething(sentence: ScoredSentence): boolean {
   // A heading or item is mostly a title: a capitalised first phrase is a name ("### Trello",
   // "**Notion**") unless the title is a section's ("### Pricing", "## Verdict").
   const first = s.phrases.find((p) => p.role === 'subject' && !p.anaphor && !p.person)
-  return first !== undefined && CAPITALISED.test(s.value[first.first])
+  return first !== undefined && NAME_WORD.test(s.value[first.first])
 }
 
 function scoreTarget(tokens: SentenceTokens, shared: Structure, spans: readonly [number, number][]): number {
@@ -581,7 +581,7 @@ function spansHoldNoun(structure: Structure, spans: readonly [number, number][])
 function writtenAsName(structure: Structure, spans: readonly [number, number][]): boolean {
   for (let t = 0; t < structure.word.length; t++) {
     const start = structure.offset + structure.start[t]
-    if (spans.some(([from, to]) => start >= from && start < to)) return CAPITALISED.test(structure.value[t])
+    if (spans.some(([from, to]) => start >= from && start < to)) return NAME_WORD.test(structure.value[t])
   }
   return false
 }
@@ -704,7 +704,7 @@ function chunk(word: string[], value: string[], pos: string[], start: number[], 
   while (t < n) {
     if (forced && t === forced[0]) {
       const [first, last] = forced
-      addPhrase(phrases, phraseOf, first, last, CAPITALISED.test(value[first]), false)
+      addPhrase(phrases, phraseOf, first, last, NAME_WORD.test(value[first]), false)
       t = last + 1
       continue
     }
@@ -760,7 +760,7 @@ function chunk(word: string[], value: string[], pos: string[], start: number[], 
     let entity = false
     let capitals = 0
     for (let k = t; k <= last; k++) {
-      const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && CAPITALISED.test(value[k]))
+      const proper = pos[k] === 'PROPN' || (pos[k] === 'NOUN' && NAME_WORD.test(value[k]))
       if (proper) capitals++
       if (proper && ((k > firstWord && k !== valueWord) || NAME_LIKE.test(value[k]))) entity = true
     }
@@ -815,7 +815,6 @@ function afterLeadingLabel(word: string[], pos: string[], firstWord: number): nu
   return -1
 }
 
-const CAPITALISED = /^[\p{Lu}\p{N}]/u
 const WORDLIKE = /[\p{L}\p{N}]/u
 /** Words that stand for a part of the phrase after their "of" ("some of the keys", "none of the dishes"). */
 const QUANTIFIER = new Set([

@@ -4,12 +4,10 @@
 // a product's name praised or faulted it whatever the answer said. The words of a name are
 // not a verdict: for brand sentiment they score nothing.
 import type { MentionMatch } from './mentions.js'
-import type { ScoredSentence } from './sentence-types.js'
+import { meanTokenScore, NAME_WORD, type ScoredSentence } from './sentence-types.js'
 
 /** The most words after the brand a product's name is read to have ("Ninja Professional Plus Blender DUO"). */
 const NAME_WORDS = 8
-/** A word of a name: it starts with a capital or a digit ("Plus", "WH-1000XM5", "85h"). */
-const NAME_WORD = /^[\p{Lu}\p{N}]/u
 const LOWER = /\p{Ll}/u
 /** Joiners inside a name ("Zi/O", "Fresh & Furious", "Auto-iQ", "S24+"). */
 const NAME_JOINER = new Set(['&', '/', '-', '+'])
@@ -49,12 +47,5 @@ export function withoutProductNames(sentence: ScoredSentence, matches: readonly 
     }
   }
   if (score === null) return sentence
-  let sum = 0
-  let scored = 0
-  for (let k = tokens.from; k <= tokens.to; k++)
-    if (score[k] !== 0) {
-      sum += score[k]
-      scored++
-    }
-  return { ...sentence, sentiment: scored === 0 ? 0 : sum / scored, tokens: { ...tokens, score } }
+  return { ...sentence, sentiment: meanTokenScore(score, tokens.from, tokens.to), tokens: { ...tokens, score } }
 }

@@ -1,6 +1,22 @@
 // Types shared by sentence scoring (sentiment.ts), clause attribution (clauses.ts) and
 // answer structure (answer-structure.ts), in a module of their own so that none of them
-// imports another for its types.
+// imports another for its types; with the two definitions they all read tokens by: what
+// starts like a name's word, and a stretch of tokens' sentiment.
+
+/** A word that starts like a name's: with a capital or a digit ("Plus", "WH-1000XM5", "85h", "4"). */
+export const NAME_WORD = /^[\p{Lu}\p{N}]/u
+
+/** The sentiment of tokens from..to (inclusive) of `score`: the mean of those that score (wink-nlp's formula), 0 when none does. */
+export function meanTokenScore(score: readonly number[], from: number, to: number): number {
+  let sum = 0
+  let scored = 0
+  for (let t = from; t <= to; t++)
+    if (score[t] !== 0) {
+      sum += score[t]
+      scored++
+    }
+  return scored === 0 ? 0 : sum / scored
+}
 
 export interface Sentence {
   start: number
